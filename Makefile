@@ -1,0 +1,128 @@
+# forkless - one static multicall binary for minimal Linux images.
+#
+#   make              build ./forkless from .config (made from
+#                     config/defconfig when absent)
+#   make check        the whole test suite (needs root: chroot, namespaces)
+#   make help         every target
+#
+# Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
+# default build), KCONFIG_CONFIG (default .config), BIN (default forkless),
+# DESTDIR (for install, default /).
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+
+# make's built-in default CC is `cc`: only a CC the user did not choose
+# becomes musl-gcc.
+ifeq ($(origin CC),default)
+CC := musl-gcc
+endif
+CFLAGS ?= -Os
+O ?= build
+BIN ?= forkless
+KCONFIG_CONFIG ?= .config
+export KCONFIG_CONFIG
+KCONFIG_CONF ?= kconfig-conf
+KCONFIG_MCONF ?= kconfig-mconf
+DESTDIR ?= /
+
+GEN := build/gen
+APPLET_SRCS := $(sort $(wildcard applets/*.c))
+LIB_SRCS := $(sort $(wildcard libcommon/*.c))
+OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
+
+WARN := -Wall -Wextra -Werror
+ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
+	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-Ilibcommon -Iapplets -I$(GEN) -I$(O)/gen -MMD -MP $(CFLAGS)
+ALL_LDFLAGS := -static -Wl,--gc-sections -Wl,--build-id=none -s $(LDFLAGS)
+
+Q := $(if $(V),,@)
+
+all: $(BIN)
+
+$(BIN): $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
+
+$(O)/%.o: %.c $(O)/gen/autoconf.h | $(O)/.tools
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/libcommon/multicall.o: $(GEN)/applet_table.h
+
+-include $(OBJS:.o=.d)
+
+# Build tools: installed with apt-get when missing and running as root.
+$(O)/.tools:
+	@config/need-tools.sh $(firstword $(CC))
+	@mkdir -p $(@D) && touch $@
+$(GEN)/.kconfig-tools:
+	@config/need-tools.sh $(KCONFIG_CONF)
+	@mkdir -p $(@D) && touch $@
+
+# ---- generated files (each rewritten only when its content changes) ----
+$(GEN)/.applets.stamp: $(APPLET_SRCS) config/gen-applets.sh
+	$(Q)config/gen-applets.sh $(GEN) $(APPLET_SRCS)
+	@touch $@
+$(GEN)/Config.applets.in $(GEN)/applet_table.h: $(GEN)/.applets.stamp ;
+
+$(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
+	$(Q)if [ -f $@ ]; then \
+		$(KCONFIG_CONF) --olddefconfig Config.in >/dev/null; \
+	else \
+		echo "  GEN     $@ from config/defconfig"; \
+		$(KCONFIG_CONF) --defconfig=config/defconfig Config.in >/dev/null; \
+	fi
+	@touch $@
+
+$(O)/gen/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/Config.applets.in config/gen-autoconf.sh
+	@mkdir -p $(@D)
+	$(Q)sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
+		Config.in $(GEN)/Config.applets.in >$(O)/gen/symbols
+	$(Q)config/gen-autoconf.sh $(KCONFIG_CONFIG) $(O)/gen/symbols $(O)/gen/autoconf.h
+	@touch $@
+$(O)/gen/autoconf.h: $(O)/gen/.autoconf.stamp ;
+
+# ---- configuration -------------------------------------------------------
+CONFIG_DEPS := Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
+
+menuconfig: $(CONFIG_DEPS)
+	$(KCONFIG_MCONF) Config.in
+defconfig: $(CONFIG_DEPS)
+	$(KCONFIG_CONF) --defconfig=config/defconfig Config.in
+%_defconfig: config/%_defconfig $(CONFIG_DEPS)
+	$(KCONFIG_CONF) --defconfig=$< Config.in
+allnoconfig allyesconfig olddefconfig: $(CONFIG_DEPS)
+	$(KCONFIG_CONF) --$@ Config.in
+savedefconfig: $(CONFIG_DEPS)
+	$(KCONFIG_CONF) --savedefconfig=defconfig Config.in
+	@echo "wrote ./defconfig (only the options that differ from defaults)"
+
+# ---- install, tests, benchmarks -----------------------------------------
+install: $(BIN)
+	./$(BIN) --install -s $(DESTDIR)
+
+check: $(BIN)
+	tests/run
+
+check-vm: $(BIN)
+	tests/vm/run ./$(BIN)
+
+bench: $(BIN)
+	tests/bench/run
+
+clean:
+	rm -rf build $(BIN)
+distclean: clean
+	rm -f .config .config.old defconfig
+
+help:
+	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
+	@echo "Targets: all menuconfig defconfig NAME_defconfig allnoconfig allyesconfig"
+	@echo "         olddefconfig savedefconfig install check check-vm bench clean distclean"
+	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
+
+.PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
+	savedefconfig install check check-vm bench clean distclean help

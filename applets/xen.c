@@ -1,0 +1,460 @@
+/* xen.c - drop-in replacements for Debian's xen-utils-common scripts.
+ *
+ * Debian installs every Xen tool (xl, xentop, xenstored...) as a symlink
+ * to /usr/lib/xen-common/bin/xen-utils-wrapper, a shell script that reads
+ * the running hypervisor's version from sysfs and execs
+ * /usr/lib/xen-MAJOR.MINOR/bin/TOOL. That script runs on every call; here
+ * it is six syscalls between our execve and the tool's:
+ *   arch_prctl, set_tid_address (musl startup), openat+read major,
+ *   openat+read minor, execve.
+ * The fds are O_CLOEXEC, so nothing needs closing before the exec.
+ *
+ * Compatibility with Debian 4.17's scripts is byte for byte on stdout,
+ * stderr and exit status, except where the scripts are unsafe or fail
+ * with a shell error; tests/integration/xen-diff.sh runs both and
+ * README.md ("Differences from Debian's scripts") lists every exception.
+ */
+//applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH
+//usage:Usage: TOOL [ARGS...]   (TOOL is any name linked to xen-utils-wrapper)
+//usage:
+//usage:Run /usr/lib/xen-MAJOR.MINOR/bin/TOOL with ARGS, where MAJOR.MINOR is
+//usage:the running Xen version from /sys/hypervisor/version/{major,minor}.
+//usage:The tool gets the same arguments, environment and file descriptors,
+//usage:with argv[0] set to its full path. Nothing is forked.
+//usage:
+//usage:Exit status (only when the tool cannot be run):
+//usage:  1    not running on Xen, or sysfs holds no valid Xen version
+//usage:  127  no /usr/lib/xen-MAJOR.MINOR, or TOOL cannot be executed there
+//applet:XEN_VERSION xen-version usr/lib/xen-common/bin/xen-version xen_version_main 0
+//usage:Usage: xen-version
+//usage:
+//usage:Print the running Xen version as MAJOR.MINOR (e.g. 4.17).
+//usage:
+//usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs.
+//applet:XEN_DIR xen-dir usr/lib/xen-common/bin/xen-dir xen_dir_main 0
+//usage:Usage: xen-dir
+//usage:
+//usage:Print the directory of the Xen tools for the running hypervisor,
+//usage:/usr/lib/xen-MAJOR.MINOR.
+//usage:
+//usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs,
+//usage:127 the directory does not exist.
+//applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH
+//usage:Usage: xen [XL-ARGS...]
+//usage:
+//usage:Run xl, as Debian's /usr/sbin/xen script does, but without looking
+//usage:xl up in PATH and without the second exec: the tool is
+//usage:/usr/lib/xen-MAJOR.MINOR/bin/xl. Exit status as xen-utils-wrapper.
+//applet:XEN_TOOLSTACK xen-toolstack usr/lib/xen-common/bin/xen-toolstack xen_toolstack_main 0
+//usage:Usage: xen-toolstack
+//usage:
+//usage:Deprecated by Debian: warn on stderr and print "xl".
+//applet:XEN_TOOLSTACK_WRAPPER xen-toolstack-wrapper usr/lib/xen-common/bin/xen-toolstack-wrapper xen_toolstack_wrapper_main ARGS_PASSTHROUGH
+//usage:Usage: xen-toolstack-wrapper [XL-ARGS...]
+//usage:
+//usage:Deprecated by Debian: warn on stderr, then run xl as `xen` does.
+
+//config:menu "Xen applets (Debian xen-utils-common drop-ins)"
+//config:
+//config:config XEN_UTILS_WRAPPER
+//config:	bool "xen-utils-wrapper: the dispatcher behind xl, xentop... (~1 KiB)"
+//config:	default y
+//config:	help
+//config:	  Debian links every Xen tool to this dispatcher. It execs the tool
+//config:	  of the running hypervisor version in 6 syscalls, no fork.
+//config:	  With it enabled, forkless invoked under any name that is not an
+//config:	  applet behaves as the wrapper for that name.
+//config:
+//config:config XEN_WRAPPED_TOOLS
+//config:	string "Xen tool names to install as links to the wrapper"
+//config:	depends on XEN_UTILS_WRAPPER
+//config:	default "xl xentop xenstored oxenstored xenconsoled xenwatchdogd xenpm xenperf xenlockprof xentrace xentrace_setsize xen-access xen-diag xen-hptool xen-hvmcrash xen-hvmctx xen-kdd xen-livepatch xen-lowmemd xen-mceinj xen-memshare xen-mfndump xen-ucode xen-vmtrace xencov flask-get-bool flask-getenforce flask-label-pci flask-loadpolicy flask-set-bool flask-setenforce usr/bin/xen-cpuid usr/bin/vchan-socket-proxy"
+//config:	help
+//config:	  Space-separated install paths (relative to the root) that
+//config:	  `forkless --install` and `make install` create as links to
+//config:	  xen-utils-wrapper. A name without a '/' goes to usr/sbin.
+//config:	  The default is Debian's xen-utils-common 4.17 list.
+//config:	  `forkless NAME` runs the wrapper for these names only.
+//config:
+//config:config XEN_VERSION
+//config:	bool "xen-version: print the running Xen version (~0.5 KiB)"
+//config:	default y
+//config:
+//config:config XEN_DIR
+//config:	bool "xen-dir: print /usr/lib/xen-VERSION (~0.5 KiB)"
+//config:	default y
+//config:
+//config:config XEN
+//config:	bool "xen: /usr/sbin/xen, runs xl (~0.2 KiB)"
+//config:	default y
+//config:
+//config:config XEN_TOOLSTACK
+//config:	bool "xen-toolstack: deprecated, prints xl (~0.2 KiB)"
+//config:	default y
+//config:
+//config:config XEN_TOOLSTACK_WRAPPER
+//config:	bool "xen-toolstack-wrapper: deprecated, runs xl (~0.2 KiB)"
+//config:	default y
+//config:
+//config:endmenu
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+#include "xen.h"
+
+extern char **environ;
+
+#define SYSFS_TYPE "/sys/hypervisor/type"
+#define SYSFS_MAJOR "/sys/hypervisor/version/major"
+#define SYSFS_MINOR "/sys/hypervisor/version/minor"
+#define XEN_LIB_PREFIX "/usr/lib/xen-"
+
+enum {
+	EXIT_NOT_XEN = 1,      /* the scripts' `error 1` cases */
+	EXIT_NO_TOOLS = 127,   /* the scripts' `error 127` cases */
+};
+
+/* ---- sysfs values ------------------------------------------------------ */
+
+int xen_parse_version_value(const char *buf, size_t len, size_t *start,
+			    size_t *digits)
+{
+	size_t i = 0, d;
+	uint64_t v;
+
+	/* What dash's `read` would accept safely: blanks around one
+	 * decimal number, an optional final newline, nothing after it. */
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
+		i++;
+	*start = i;
+	while (i < len && buf[i] >= '0' && buf[i] <= '9')
+		i++;
+	d = i - *start;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
+		i++;
+	if (i < len && buf[i] == '\n')
+		i++;
+	if (i != len || d == 0 || d > XEN_VERSION_DIGITS_MAX)
+		return -EINVAL;
+	if (parse_u64_base(buf + *start, d, 10, &v) < 0 || v > UINT32_MAX)
+		return -ERANGE;
+	*digits = d;
+	return 0;
+}
+
+int xen_read_version(struct xen_version *xv)
+{
+	static const char *const files[2] = { SYSFS_MAJOR, SYSFS_MINOR };
+	size_t len = 0;
+
+	xv->str[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		char buf[XEN_VERSION_FILE_MAX];
+		ssize_t n = read_small_file(AT_FDCWD, files[i], buf,
+					    sizeof(buf));
+		size_t start, digits;
+
+		xv->bad_file = files[i];
+		xv->err = n < 0 ? (int)-n : 0;
+		xv->raw_len = n < 0 ? 0 : (size_t)n;
+		if (n < 0 && n != -EFBIG)
+			return -1;
+		if (n == -EFBIG)
+			xv->raw_len = sizeof(buf);
+		memcpy(xv->raw, buf, xv->raw_len);
+		if (n < 0 || xen_parse_version_value(buf, (size_t)n, &start,
+						     &digits) < 0) {
+			xv->err = 0;
+			return -1;
+		}
+		if (i == 1)
+			xv->str[len++] = '.';
+		memcpy(xv->str + len, buf + start, digits);
+		len += digits;
+		xv->str[len] = '\0';
+	}
+	xv->bad_file = NULL;
+	return 0;
+}
+
+void xen_read_type(struct xen_type *xt)
+{
+	char buf[XEN_TYPE_FILE_MAX];
+	ssize_t n = read_small_file(AT_FDCWD, SYSFS_TYPE, buf, sizeof(buf));
+
+	xt->err = n < 0 ? (int)-n : 0;
+	xt->len = 0;
+	xt->value[0] = '\0';
+	if (n >= 0)
+		xt->len = xen_shell_read_line(buf, (size_t)n, xt->value,
+					      sizeof(xt->value));
+}
+
+/* The first line of buf as `read var` (no -r, default IFS) stores it:
+ * backslash quotes the next byte, backslash-newline joins lines,
+ * leading and trailing blanks (space, tab, newline) are dropped. */
+size_t xen_shell_read_line(const char *buf, size_t len, char *out,
+			   size_t cap)
+{
+	size_t o = 0, keep = 0;   /* keep: length up to the last quoted or
+				     non-blank byte */
+
+	for (size_t i = 0; i < len && o + 1 < cap; i++) {
+		char c = buf[i];
+
+		if (c == '\\' && i + 1 < len) {
+			if (buf[++i] == '\n')
+				continue;          /* line continuation */
+			out[o++] = buf[i];
+			keep = o;
+			continue;
+		}
+		if (c == '\n')
+			break;
+		if (c == '\\')
+			continue;                  /* trailing backslash */
+		if (o == 0 && (c == ' ' || c == '\t'))
+			continue;                  /* leading blanks */
+		out[o++] = c;
+		if (c != ' ' && c != '\t')
+			keep = o;
+	}
+	out[keep] = '\0';
+	return keep;
+}
+
+/* ---- diagnostics (the scripts' slow path) ------------------------------ */
+
+/* The scripts print `echo "ERROR: " "$@" >&2`: note the two spaces. */
+static _Noreturn void xen_error(int status, const char *first, ...)
+{
+	char buf[8192];
+	size_t len = 0;
+	va_list ap;
+
+	str_append(buf, sizeof(buf), &len, "ERROR:  ", 8);
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *)) {
+		size_t n = strlen(s);
+		if (str_append(buf, sizeof(buf), &len, s, n) < 0) {
+			write_all(2, buf, len);
+			write_all(2, s, n);
+			len = 0;
+		}
+	}
+	va_end(ap);
+	buf[len++] = '\n';
+	write_all(2, buf, len);
+	_exit(status);
+}
+
+/* The checks both scripts make, in their order: is this Xen at all? */
+static void check_hypervisor_type(void)
+{
+	struct xen_type xt;
+	char shown[XEN_TYPE_FILE_MAX * 4];
+
+	xen_read_type(&xt);
+	if (xt.err == ENOENT || xt.err == ENOTDIR)
+		xen_error(EXIT_NOT_XEN,
+			  "Can't find hypervisor information in sysfs!", NULL);
+	if (xt.err == EFBIG)
+		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
+			  SYSFS_TYPE " is larger than a page", NULL);
+	if (xt.err)
+		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
+			  SYSFS_TYPE ": ", strerror(xt.err), NULL);
+	if (strcmp(xt.value, "xen") == 0)
+		return;
+	if (xt.len == 0)
+		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs!",
+			  NULL);
+	/* Printed as the script prints it, but control bytes escaped: a
+	 * sysfs value must not move the cursor of the reader's terminal. */
+	escape_octal(shown, sizeof(shown), xt.value, xt.len, 0);
+	xen_error(EXIT_NOT_XEN, "Hypervisor is not xen but '", shown, "'!",
+		  NULL);
+}
+
+/* Stricter than the scripts: a version that is not a plain decimal
+ * number must never become part of a path that is executed. */
+static _Noreturn void bad_version(const struct xen_version *xv)
+{
+	char shown[XEN_VERSION_FILE_MAX * 4 + 1];
+
+	if (xv->err)
+		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
+			  xv->bad_file, ": ", strerror(xv->err), NULL);
+	escape_octal(shown, sizeof(shown), xv->raw, xv->raw_len, 0);
+	if (xv->raw_len >= XEN_VERSION_FILE_MAX)
+		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ",
+			  xv->bad_file, ": not a decimal number of at most "
+			  "10 digits (", shown, "...)", NULL);
+	xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
+		  ": '", shown, "' is not a decimal number of at most 10 "
+		  "digits", NULL);
+}
+
+static _Noreturn void no_version_dir(const char *v)
+{
+	xen_error(EXIT_NO_TOOLS, "Can't find version ", v, " of xen utils "
+		  "(maybe xen-utils-", v, " was already removed before "
+		  "rebooting out of Xen ", v, "), bailing out!", NULL);
+}
+
+/* Fills dir with /usr/lib/xen-VERSION and says whether it is a directory
+ * (the scripts' `[ -d ]`, which follows symlinks). */
+static int version_dir(char *dir, size_t cap, const struct xen_version *xv)
+{
+	struct stat st;
+	size_t len = 0;
+
+	dir[0] = '\0';
+	str_append(dir, cap, &len, XEN_LIB_PREFIX, sizeof(XEN_LIB_PREFIX) - 1);
+	str_append(dir, cap, &len, xv->str, strlen(xv->str));
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int version_dir_exists(const struct xen_version *xv)
+{
+	char dir[XEN_DIR_MAX];
+
+	return version_dir(dir, sizeof(dir), xv);
+}
+
+/* ---- the wrapper ------------------------------------------------------- */
+
+int xen_tool_path(char *buf, size_t cap, const char *version,
+		  const char *command)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (str_append(buf, cap, &len, XEN_LIB_PREFIX,
+		       sizeof(XEN_LIB_PREFIX) - 1) < 0 ||
+	    str_append(buf, cap, &len, version, strlen(version)) < 0 ||
+	    str_append(buf, cap, &len, "/bin/", 5) < 0 ||
+	    str_append(buf, cap, &len, command, strlen(command)) < 0)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Exec /usr/lib/xen-VERSION/bin/COMMAND with argv[1..]; on failure,
+ * report exactly as Debian's wrapper does and exit. */
+static _Noreturn void exec_xen_tool(const char *command, char **argv)
+{
+	struct xen_version xv;
+	char path[4096] = "";
+	char *no_args[2] = { NULL, NULL };
+	int have_version = xen_read_version(&xv) == 0;
+	int have_path = have_version &&
+		xen_tool_path(path, sizeof(path), xv.str, command) == 0;
+
+	if (!argv[0])
+		argv = no_args;   /* execve with an empty argv */
+	if (have_path) {
+		/* dash execs "$DIR/$COMMAND": argv[0] is the full path. */
+		argv[0] = path;
+		execve(path, argv, environ);
+	}
+
+	/* The slow path, in the script's order. */
+	check_hypervisor_type();
+	if (!have_version)
+		bad_version(&xv);
+	if (!version_dir_exists(&xv))
+		no_version_dir(xv.str);
+	/* Written in pieces: a command too long for path[] is not cut. */
+	xen_error(EXIT_NO_TOOLS, "Unable to execute " XEN_LIB_PREFIX, xv.str,
+		  "/bin/", command, NULL);
+}
+
+int xen_utils_wrapper_main(int argc, char **argv)
+{
+	(void)argc;
+	exec_xen_tool(argv[0] ? path_basename(argv[0]) : "", argv);
+}
+
+int xen_main(int argc, char **argv)
+{
+	(void)argc;
+	exec_xen_tool("xl", argv);
+}
+
+/* The script's $0: the path the kernel was asked to execute (AT_EXECFN),
+ * when we were run under this applet's name; `forkless xen-toolstack`
+ * has no such path, so the applet name stands in. */
+static const char *script_name(const char *argv0)
+{
+	const char *execfn = (const char *)getauxval(AT_EXECFN);
+
+	if (execfn && argv0 &&
+	    strcmp(path_basename(execfn), path_basename(argv0)) == 0)
+		return execfn;
+	return argv0 ? argv0 : applet_name;
+}
+
+static void deprecated_warning(const char *argv0)
+{
+	write_strs(2, "warning: something called deprecated script ",
+		   script_name(argv0), "\n", NULL);
+}
+
+int xen_toolstack_main(int argc, char **argv)
+{
+	(void)argc;
+	deprecated_warning(argv[0]);
+	return write_all(1, "xl\n", 3) < 0;
+}
+
+int xen_toolstack_wrapper_main(int argc, char **argv)
+{
+	(void)argc;
+	deprecated_warning(argv[0]);
+	exec_xen_tool("xl", argv);
+}
+
+/* ---- xen-version, xen-dir ---------------------------------------------- */
+
+static void get_version(struct xen_version *xv)
+{
+	check_hypervisor_type();
+	if (xen_read_version(xv) < 0)
+		bad_version(xv);
+}
+
+int xen_version_main(int argc, char **argv)
+{
+	struct xen_version xv;
+	size_t len;
+
+	(void)argc;
+	(void)argv;
+	get_version(&xv);
+	len = strlen(xv.str);
+	xv.str[len] = '\n';
+	return write_all(1, xv.str, len + 1) < 0;
+}
+
+int xen_dir_main(int argc, char **argv)
+{
+	struct xen_version xv;
+	char dir[XEN_DIR_MAX];
+	size_t len;
+
+	(void)argc;
+	(void)argv;
+	get_version(&xv);
+	if (!version_dir(dir, sizeof(dir), &xv))
+		no_version_dir(xv.str);
+	len = strlen(dir);
+	dir[len] = '\n';
+	return write_all(1, dir, len + 1) < 0;
+}

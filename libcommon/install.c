@@ -1,0 +1,177 @@
+/* install.c - `forkless --install [-s] DIR`.
+ *
+ * Installs the running binary as DIR/usr/bin/forkless (a hard link to
+ * /proc/self/exe where the filesystem allows, else a copy), then every
+ * path of --list-full as a hard link to it, or with -s as a relative
+ * symlink (Debian's own layout: usr/sbin/xl -> ../lib/xen-common/bin/
+ * xen-utils-wrapper). Relative links work the same in place, in a chroot
+ * and in an initramfs built on another machine. Each entry is created
+ * under a temporary name and renamed over the old one, so an existing
+ * tree is updated atomically, entry by entry. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>   /* renameat only: no stdio streams are used */
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+
+struct install_ctx {
+	int rootfd;
+	int symlinks;
+	const char *root;
+};
+
+static int fail(const struct install_ctx *ic, const char *path, int err)
+{
+	warn_msg(ic->root, "/", path, ": ", strerror(err), NULL);
+	return 1;
+}
+
+/* mkdir -p for the directories of path (relative to rootfd). */
+static int make_parents(int rootfd, const char *path)
+{
+	char dir[4096];
+	size_t len = 0;
+
+	for (const char *p = path; (p = strchr(p, '/')); p++) {
+		len = 0;
+		if (str_append(dir, sizeof(dir), &len, path,
+			       (size_t)(p - path)) < 0)
+			return -ENAMETOOLONG;
+		if (mkdirat(rootfd, dir, 0755) < 0 && errno != EEXIST)
+			return -errno;
+	}
+	return 0;
+}
+
+static int tmp_name(char *buf, size_t cap, const char *path)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (str_append(buf, cap, &len, path, strlen(path)) < 0 ||
+	    str_append(buf, cap, &len, ".forkless-new", 13) < 0)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int copy_self(int rootfd, const char *tmp)
+{
+	char buf[16384];
+	int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int out, ret = 0;
+
+	if (in < 0)
+		return -errno;
+	out = openat(rootfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		     0755);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		if ((ret = write_all(out, buf, (size_t)n)) < 0)
+			break;
+	}
+	if (fchmod(out, 0755) < 0 && ret == 0)
+		ret = -errno;
+	if (close(out) < 0 && ret == 0)
+		ret = -errno;
+	close(in);
+	return ret;
+}
+
+static int same_file(int rootfd, const char *path, const char *other)
+{
+	struct stat a, b;
+
+	return fstatat(rootfd, path, &a, 0) == 0 && stat(other, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static int install_binary(const struct install_ctx *ic)
+{
+	const char *path = FORKLESS_INSTALL_PATH;
+	char tmp[4096];
+	int ret;
+
+	if (same_file(ic->rootfd, path, "/proc/self/exe"))
+		return 0;   /* installing into the tree we run from */
+	if ((ret = make_parents(ic->rootfd, path)) < 0)
+		return fail(ic, path, -ret);
+	tmp_name(tmp, sizeof(tmp), path);
+	unlinkat(ic->rootfd, tmp, 0);
+	if (linkat(AT_FDCWD, "/proc/self/exe", ic->rootfd, tmp,
+		   AT_SYMLINK_FOLLOW) < 0 && (ret = copy_self(ic->rootfd, tmp)))
+		return fail(ic, path, -ret);
+	if (renameat(ic->rootfd, tmp, ic->rootfd, path) < 0)
+		return fail(ic, path, errno);
+	return 0;
+}
+
+static int install_link(const char *path, const char *link_to, void *ctx)
+{
+	const struct install_ctx *ic = ctx;
+	char tmp[4096], target[4096];
+	int ret;
+
+	if ((ret = make_parents(ic->rootfd, path)) < 0)
+		return fail(ic, path, -ret);
+	if ((ret = tmp_name(tmp, sizeof(tmp), path)) < 0)
+		return fail(ic, path, -ret);
+	unlinkat(ic->rootfd, tmp, 0);
+	if (ic->symlinks) {
+		ret = relative_link_target(path, link_to, target,
+					   sizeof(target));
+		if (ret < 0)
+			return fail(ic, path, -ret);
+		ret = symlinkat(target, ic->rootfd, tmp);
+	} else {
+		ret = linkat(ic->rootfd, FORKLESS_INSTALL_PATH, ic->rootfd,
+			     tmp, 0);
+	}
+	if (ret < 0)
+		return fail(ic, path, errno);
+	if (renameat(ic->rootfd, tmp, ic->rootfd, path) < 0) {
+		ret = errno;
+		unlinkat(ic->rootfd, tmp, 0);
+		return fail(ic, path, ret);
+	}
+	return 0;
+}
+
+int forkless_install(int argc, char **argv)
+{
+	struct install_ctx ic = { .symlinks = 0 };
+	struct optscan os;
+	int c;
+
+	optscan_init(&os, argc, argv, "s");
+	while ((c = optscan_next(&os)) != -1) {
+		if (c == 's')
+			ic.symlinks = 1;
+		else
+			die_msg(2, "--install: unknown option -",
+				(char[]){ (char)os.bad_option, 0 },
+				" (usage: forkless --install [-s] DIR)", NULL);
+	}
+	if (os.noperands != 1)
+		die_msg(2, "usage: forkless --install [-s] DIR", NULL);
+	ic.root = os.operands[0];
+	ic.rootfd = open(ic.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ic.rootfd < 0)
+		die_msg(1, ic.root, ": ", strerror(errno), NULL);
+	if (install_binary(&ic))
+		return 1;
+	return for_each_install_link(install_link, &ic) ? 1 : 0;
+}

@@ -1,0 +1,22 @@
+/* str.c - tiny string helpers. */
+#include <errno.h>
+#include <string.h>
+
+#include "libcommon.h"
+
+const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int str_append(char *dst, size_t cap, size_t *len, const char *src, size_t n)
+{
+	if (n >= cap - *len)
+		return -ENAMETOOLONG;
+	memcpy(dst + *len, src, n);
+	*len += n;
+	dst[*len] = '\0';
+	return 0;
+}

@@ -1,0 +1,203 @@
+#!/bin/busybox sh
+# /init of the VM test guest (see tests/vm/run). Runs as PID 1 under busybox sh.
+#
+# Prints one line per check on the console, read by tests/vm/run:
+#   VMTEST PASS <name>
+#   VMTEST FAIL <name>: <details>
+#   VMTEST INFO <text>
+#   VMTEST DONE                     (last line; anything missing before it is a FAIL)
+#
+# Guest layout (built by tests/vm/run):
+#   /bin/busybox        the test driver only. Nothing from busybox is on PATH: busybox sh
+#                       runs its own applets (cat, mount, ...) by itself, so no busybox link
+#                       can shadow a forkless name.
+#   /usr/...            forkless, installed with `forkless --install -s /`
+#   /debian/            chroot with Debian's xen-utils-common scripts at their real paths
+#                       and /bin/sh = busybox: the peer to compare with
+#   /vmtest/stub        stub Xen tool (stub.c), copied to /usr/lib/xen-4.17/bin/{xl,xentop}
+#                       during the test; /vmtest/vmclock prints a microsecond clock
+#   /vmtest/modules/    kernel modules (load order in /vmtest/modules/order)
+#
+# Kernel command line parameters for us: vmtest.mode=xen|noxen, vmtest.n=LOOPS (timing).
+
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+B=/bin/busybox
+$B mkdir -p /proc /sys /dev /tmp /mnt
+$B mount -t proc proc /proc
+$B mount -t sysfs sysfs /sys
+$B mount -t devtmpfs devtmpfs /dev
+$B mount -t tmpfs tmpfs /tmp
+exec </dev/console >/dev/console 2>&1
+cd /
+
+MODE=unknown N=1000
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	vmtest.mode=*) MODE=${arg#*=} ;;
+	vmtest.n=*) N=${arg#*=} ;;
+	esac
+done
+
+pass() { echo "VMTEST PASS $1"; }
+fail() { n=$1; shift; echo "VMTEST FAIL $n: $*"; }
+info() { echo "VMTEST INFO $*"; }
+# a file's content on one line, for details
+oneline() { tr '\n' '|' <"$1" | head -c 400; }
+finish() {
+	echo "VMTEST DONE"
+	sync
+	poweroff -f
+	sleep 1000
+}
+
+info "mode=$MODE kernel=$(uname -r) loops=$N"
+
+# ---- kernel modules (no modules.dep in the initramfs: insmod in order) ----
+modfail=
+for m in $(cat /vmtest/modules/order); do
+	insmod /vmtest/modules/$m.ko 2>/tmp/insmod.err || modfail="$modfail $m($(oneline /tmp/insmod.err))"
+done
+[ -z "$modfail" ] && pass modules || fail modules "insmod failed:$modfail"
+
+# ---- the 9p share from the host ----
+# TODO(mount-helpers): when forkless has mount.9p, mount a second time through it here,
+# e.g. `/sbin/mount.9p hostshare /mnt2 -o trans=virtio,version=9p2000.L`, and compare.
+TOKEN=$(cat /proc/cmdline | tr ' ' '\n' | grep '^vmtest.token=' | cut -d= -f2)
+if mount -t 9p -o trans=virtio,version=9p2000.L hostshare /mnt 2>/tmp/mnt.err; then
+	got=$(cat /mnt/token 2>&1)
+	[ "$got" = "$TOKEN" ] && pass 9p-share || fail 9p-share "read '$got' from /mnt/token, expected '$TOKEN'"
+else
+	fail 9p-share "mount failed: $(oneline /tmp/mnt.err)"
+fi
+
+# ---- forkless installed? ----
+if [ ! -x /usr/bin/forkless ]; then
+	fail forkless-installed "no /usr/bin/forkless in the initramfs"
+	finish
+fi
+
+# ---- the Debian chroot: same /sys, /proc, /dev, /tmp and (later) /usr/lib/xen-4.17 ----
+for d in sys dev tmp; do mount --bind /$d /debian/$d; done
+mount -t proc proc /debian/proc
+
+# make_xen_dir: the state "xen-utils-4.17 installed": /usr/lib/xen-4.17/bin with the stubs,
+# seen identically by forkless (/) and by Debian's scripts (/debian)
+make_xen_dir() {
+	mkdir -p /usr/lib/xen-4.17/bin /debian/usr/lib/xen-4.17
+	cp /vmtest/stub /usr/lib/xen-4.17/bin/xl
+	cp /vmtest/stub /usr/lib/xen-4.17/bin/xentop
+	mount --bind /usr/lib/xen-4.17 /debian/usr/lib/xen-4.17
+}
+
+# compare NAME CMD [ARGS...]: run CMD (an absolute path) with forkless in / and with
+# Debian's scripts in /debian; stdout, stderr and exit status must be identical.
+# The stub's pid/ppid/fd lines differ by nature and are left out.
+compare() {
+	name=$1
+	shift
+	"$@" >/tmp/f.out 2>/tmp/f.err
+	echo $? >/tmp/f.rc
+	chroot /debian "$@" >/tmp/d.out 2>/tmp/d.err
+	echo $? >/tmp/d.rc
+	diffs=
+	for s in out err rc; do
+		for w in f d; do grep -Ev '^STUB (pid|ppid|fd)' /tmp/$w.$s >/tmp/$w.$s.n; done
+		cmp -s /tmp/f.$s.n /tmp/d.$s.n ||
+			diffs="$diffs std$s: forkless=[$(oneline /tmp/f.$s.n)] debian=[$(oneline /tmp/d.$s.n)];"
+	done
+	[ -z "$diffs" ] && pass "$name" || fail "$name" "${diffs#std}"
+}
+
+# exec_check NAME CMD EXPECTED_ARGV0_SUFFIX: the stub must get argv, env and fd 7 intact,
+# and the same pid as the shell that exec'd CMD (no fork on the way).
+echo "fd seven" >/tmp/fd7
+exec_check() {
+	name=$1 cmd=$2 want0=$3
+	VMTEST_MARK='m a=r k' sh -c 'echo "SHPID=$$"; exec "$0" "a b" "" -x "*" c' "$cmd" \
+		>/tmp/x.out 2>/tmp/x.err 7</tmp/fd7
+	rc=$?
+	shpid=$(grep '^SHPID=' /tmp/x.out | cut -d= -f2)
+	stubpid=$(grep '^STUB pid=' /tmp/x.out | cut -d= -f2)
+	argv0=$(grep '^STUB argv\[0\]=' /tmp/x.out | sed 's/^[^<]*<//; s/>$//')
+	args=$(grep '^STUB argv\[[1-9]' /tmp/x.out | tr '\n' '|')
+	fds=$(grep '^STUB fd ' /tmp/x.out | sed 's/^STUB fd //' | tr '\n' '|')
+	why=
+	[ $rc = 0 ] || why="$why exit=$rc;"
+	case $argv0 in *"$want0") ;; *) why="$why argv[0]=<$argv0> does not end in $want0;" ;; esac
+	[ "$args" = "STUB argv[1]=<a b>|STUB argv[2]=<>|STUB argv[3]=<-x>|STUB argv[4]=<*>|STUB argv[5]=<c>|" ] ||
+		why="$why args=$args;"
+	grep -q '^STUB env VMTEST_MARK=<m a=r k>$' /tmp/x.out || why="$why env marker lost;"
+	[ -n "$shpid" ] && [ "$shpid" = "$stubpid" ] || why="$why pid: shell=$shpid stub=$stubpid (forked?);"
+	[ "$fds" = "0 -> /dev/console|1 -> /tmp/x.out|2 -> /tmp/x.err|7 -> /tmp/fd7|" ] || why="$why fds: $fds;"
+	[ -z "$why" ] && pass "$name" || fail "$name" "$why stdout=[$(oneline /tmp/x.out)] stderr=[$(oneline /tmp/x.err)]"
+}
+
+# the applets compared with Debian's scripts in the current state (suffix: state name)
+compare_all() {
+	st=$1
+	compare "xen-version-vs-debian-$st" /usr/lib/xen-common/bin/xen-version
+	compare "xen-dir-vs-debian-$st" /usr/lib/xen-common/bin/xen-dir
+	compare "xl-vs-debian-$st" /usr/sbin/xl "a b" "" c
+	compare "xentop-vs-debian-$st" /usr/sbin/xentop -b
+	compare "xen-vs-debian-$st" /usr/sbin/xen list "a b"
+	compare "xen-toolstack-vs-debian-$st" /usr/lib/xen-common/bin/xen-toolstack
+}
+
+NOTDIR_MSG="ERROR:  Can't find version 4.17 of xen utils (maybe xen-utils-4.17 was already removed before rebooting out of Xen 4.17), bailing out!"
+
+if [ "$MODE" = xen ]; then
+	t=$(cat /sys/hypervisor/type 2>&1)
+	[ "$t" = xen ] && pass hypervisor-type || fail hypervisor-type "/sys/hypervisor/type is '$t'"
+	info "xen version $(cat /sys/hypervisor/version/major).$(cat /sys/hypervisor/version/minor)$(cat /sys/hypervisor/version/extra)"
+
+	out=$(/usr/lib/xen-common/bin/xen-version 2>/tmp/e)
+	rc=$?
+	[ "$out" = 4.17 ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-version ||
+		fail xen-version "stdout=[$out] exit=$rc stderr=[$(oneline /tmp/e)]"
+
+	# before /usr/lib/xen-4.17 exists
+	out=$(/usr/lib/xen-common/bin/xen-dir 2>/tmp/e)
+	rc=$?
+	[ -z "$out" ] && [ $rc = 127 ] && [ "$(cat /tmp/e)" = "$NOTDIR_MSG" ] && pass xen-dir-missing ||
+		fail xen-dir-missing "stdout=[$out] exit=$rc stderr=[$(oneline /tmp/e)]"
+	compare_all nodir
+
+	make_xen_dir
+	out=$(/usr/lib/xen-common/bin/xen-dir 2>/tmp/e)
+	rc=$?
+	[ "$out" = /usr/lib/xen-4.17 ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-dir ||
+		fail xen-dir "stdout=[$out] exit=$rc stderr=[$(oneline /tmp/e)]"
+	exec_check exec-xl /usr/sbin/xl /usr/lib/xen-4.17/bin/xl
+	exec_check exec-xentop /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
+	exec_check exec-xen /usr/sbin/xen /usr/lib/xen-4.17/bin/xl
+	compare_all dir
+
+	# ---- timing: N calls of `xl -q` (the stub exits at once) ----
+	loop='i=0; while [ $i -lt '$N' ]; do "$0" -q; i=$((i+1)); done'
+	t0=$(/vmtest/vmclock)
+	sh -c "$loop" /usr/lib/xen-4.17/bin/xl
+	t1=$(/vmtest/vmclock)
+	sh -c "$loop" /usr/sbin/xl
+	t2=$(/vmtest/vmclock)
+	chroot /debian /bin/sh -c "$loop" /usr/sbin/xl
+	t3=$(/vmtest/vmclock)
+	direct=$(((t1 - t0) / N)) fl=$(((t2 - t1) / N)) deb=$(((t3 - t2) / N))
+	if [ $((t2 - t1)) -gt 0 ]; then
+		r10=$(((t3 - t2) * 10 / (t2 - t1)))
+		info "ratio script/forkless = $((r10 / 10)).$((r10 % 10)) (forkless $fl us/call, script $deb us/call, direct exec of the tool $direct us/call, $N calls each)"
+	fi
+	[ $((t2 - t1)) -lt $((t3 - t2)) ] && pass faster-than-script ||
+		fail faster-than-script "forkless $fl us/call, script $deb us/call"
+else
+	if [ -d /sys/hypervisor ]; then
+		c=$(ls -A /sys/hypervisor)
+		[ -z "$c" ] && pass sys-hypervisor-empty || fail sys-hypervisor-empty "/sys/hypervisor contains: $c"
+	else
+		fail sys-hypervisor-empty "/sys/hypervisor does not exist on this kernel"
+	fi
+	compare_all nodir
+	make_xen_dir
+	compare_all dir
+fi
+
+finish
