@@ -34,8 +34,10 @@ OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
 WARN := -Wall -Wextra -Werror
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
-	-Ilibcommon -Iapplets -I$(GEN) -I$(O)/gen -MMD -MP $(CFLAGS)
-ALL_LDFLAGS := -static -Wl,--gc-sections -Wl,--build-id=none -s $(LDFLAGS)
+	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS)
+ALL_LDFLAGS := -static -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
+	-Wl,-z,norelro -Wl,--hash-style=gnu -s $(LDFLAGS)
+STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
 
@@ -44,8 +46,9 @@ all: $(BIN)
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
+	$(Q)objcopy $(STRIP_EXTRA) $@
 
-$(O)/%.o: %.c $(O)/gen/autoconf.h | $(O)/.tools
+$(O)/%.o: %.c $(O)/include/autoconf.h | $(O)/.tools
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -77,13 +80,13 @@ $(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
 	fi
 	@touch $@
 
-$(O)/gen/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/Config.applets.in config/gen-autoconf.sh
+$(O)/include/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/Config.applets.in config/gen-autoconf.sh
 	@mkdir -p $(@D)
 	$(Q)sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
-		Config.in $(GEN)/Config.applets.in >$(O)/gen/symbols
-	$(Q)config/gen-autoconf.sh $(KCONFIG_CONFIG) $(O)/gen/symbols $(O)/gen/autoconf.h
+		Config.in $(GEN)/Config.applets.in >$(O)/include/symbols
+	$(Q)config/gen-autoconf.sh $(KCONFIG_CONFIG) $(O)/include/symbols $(O)/include/autoconf.h
 	@touch $@
-$(O)/gen/autoconf.h: $(O)/gen/.autoconf.stamp ;
+$(O)/include/autoconf.h: $(O)/include/.autoconf.stamp ;
 
 # ---- configuration -------------------------------------------------------
 CONFIG_DEPS := Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools

@@ -270,7 +270,7 @@ static void check_hypervisor_type(void)
 			  SYSFS_TYPE " is larger than a page", NULL);
 	if (xt.err)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE ": ", strerror(xt.err), NULL);
+			  SYSFS_TYPE ": ", errno_text(xt.err), NULL);
 	if (strcmp(xt.value, "xen") == 0)
 		return;
 	if (xt.len == 0)
@@ -291,7 +291,7 @@ static _Noreturn void bad_version(const struct xen_version *xv)
 
 	if (xv->err)
 		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
-			  xv->bad_file, ": ", strerror(xv->err), NULL);
+			  xv->bad_file, ": ", errno_text(xv->err), NULL);
 	escape_octal(shown, sizeof(shown), xv->raw, xv->raw_len, 0);
 	if (xv->raw_len >= XEN_VERSION_FILE_MAX)
 		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ",

@@ -25,7 +25,7 @@ struct install_ctx {
 
 static int fail(const struct install_ctx *ic, const char *path, int err)
 {
-	warn_msg(ic->root, "/", path, ": ", strerror(err), NULL);
+	warn_msg(ic->root, "/", path, ": ", errno_text(err), NULL);
 	return 1;
 }
 
@@ -170,7 +170,7 @@ int forkless_install(int argc, char **argv)
 	ic.root = os.operands[0];
 	ic.rootfd = open(ic.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ic.rootfd < 0)
-		die_msg(1, ic.root, ": ", strerror(errno), NULL);
+		die_msg(1, ic.root, ": ", errno_text(errno), NULL);
 	if (install_binary(&ic))
 		return 1;
 	return for_each_install_link(install_link, &ic) ? 1 : 0;

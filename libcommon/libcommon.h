@@ -135,6 +135,12 @@ ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 
+/* ---- errno texts (errno_text.c) ---------------------------------------- */
+
+/* strerror() without musl's 2 KiB table: the common errnos by text, any
+ * other as "error N". Use this, not strerror(), in every applet. */
+const char *errno_text(int err);
+
 /* ---- option scanning (optscan.c) --------------------------------------- */
 
 /* getopt-like scanning of the WHOLE argv: options may follow operands

@@ -35,7 +35,7 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 	return a->main(argc, argv);
 }
 
-static const char multiplexer_usage[] =
+static const char *const multiplexer_usage = ENABLE_FORKLESS_HELP ?
 	"Usage: forkless APPLET [ARGS...]\n"
 	"       forkless --list | --list-full\n"
 	"       forkless --install [-s] DIR\n"
@@ -51,7 +51,9 @@ static const char multiplexer_usage[] =
 	"                (-s: a relative symlink) for each path of --list-full\n"
 	"\n"
 	"Exit status: 0 ok, 1 install failed, 2 usage error,\n"
-	"127 applet not found.\n";
+	"127 applet not found.\n" :
+	"Usage: forkless APPLET [ARGS...] | --list | --list-full |"
+	" --install [-s] DIR\n";
 
 static int print_path(const char *path, const char *link_to, void *ctx)
 {

@@ -75,6 +75,11 @@ if [ ! -x /usr/bin/forkless ]; then
 	fail forkless-installed "no /usr/bin/forkless in the initramfs"
 	finish
 fi
+# exit 126/127 from the shell means the kernel could not exec it (dynamic binary?)
+/usr/bin/forkless --version >/tmp/v.out 2>&1
+rc=$?
+[ $rc != 126 ] && [ $rc != 127 ] && pass forkless-executes ||
+	fail forkless-executes "exit $rc: $(oneline /tmp/v.out) (not a static binary?)"
 
 # ---- the Debian chroot: same /sys, /proc, /dev, /tmp and (later) /usr/lib/xen-4.17 ----
 for d in sys dev tmp; do mount --bind /$d /debian/$d; done

@@ -1,0 +1,79 @@
+/* errno_text.c - short texts for the errno values forkless reports.
+ *
+ * musl's strerror() carries a 2 KiB table of every errno; the small
+ * configs (the Xen wrapper alone is under 16 KiB) cannot afford it, and
+ * the messages users see come from this short list anyway. The texts are
+ * musl's and glibc's wording; anything else prints as "error N". */
+#include <errno.h>
+#include <string.h>
+
+#include "libcommon.h"
+
+/* One string of NUL-separated texts, indexed by errno_codes[]: a table of
+ * pointers would cost more than the texts themselves (relocated 8-byte
+ * pointers in .data.rel.ro). */
+#define ERRNO_TEXTS(X) \
+	X(EPERM, "Operation not permitted") \
+	X(ENOENT, "No such file or directory") \
+	X(ESRCH, "No such process") \
+	X(EINTR, "Interrupted system call") \
+	X(EIO, "I/O error") \
+	X(ENXIO, "No such device or address") \
+	X(E2BIG, "Argument list too long") \
+	X(ENOEXEC, "Exec format error") \
+	X(EBADF, "Bad file descriptor") \
+	X(EAGAIN, "Resource temporarily unavailable") \
+	X(ENOMEM, "Out of memory") \
+	X(EACCES, "Permission denied") \
+	X(EFAULT, "Bad address") \
+	X(EBUSY, "Resource busy") \
+	X(EEXIST, "File exists") \
+	X(EXDEV, "Cross-device link") \
+	X(ENODEV, "No such device") \
+	X(ENOTDIR, "Not a directory") \
+	X(EISDIR, "Is a directory") \
+	X(EINVAL, "Invalid argument") \
+	X(ENFILE, "Too many open files in system") \
+	X(EMFILE, "No file descriptors available") \
+	X(ETXTBSY, "Text file busy") \
+	X(EFBIG, "File too large") \
+	X(ENOSPC, "No space left on device") \
+	X(EROFS, "Read-only file system") \
+	X(EMLINK, "Too many links") \
+	X(ERANGE, "Result not representable") \
+	X(ENAMETOOLONG, "Filename too long") \
+	X(ENOSYS, "Function not implemented") \
+	X(ENOTEMPTY, "Directory not empty") \
+	X(ELOOP, "Symbolic link loop") \
+	X(EPROTO, "Protocol error") \
+	X(EOPNOTSUPP, "Not supported") \
+	X(ETIMEDOUT, "Operation timed out") \
+	X(ECONNREFUSED, "Connection refused") \
+	X(ESTALE, "Stale file handle")
+
+#define X_CODE(e, t) e,
+#define X_TEXT(e, t) t "\0"
+static const unsigned short errno_codes[] = { ERRNO_TEXTS(X_CODE) };
+static const char errno_strings[] = ERRNO_TEXTS(X_TEXT);
+
+const char *errno_text(int err)
+{
+	static char unknown[sizeof("error -2147483648")];
+	char digits[20];
+	size_t len = 0, n;
+
+	const char *text = errno_strings;
+
+	for (size_t i = 0; i < ARRAY_SIZE(errno_codes); i++) {
+		if (errno_codes[i] == err && err != 0)
+			return text;
+		text += strlen(text) + 1;
+	}
+	/* Rare: say the number rather than pretend to know. */
+	str_append(unknown, sizeof(unknown), &len, "error ", 6);
+	n = fmt_u64(digits, (uint64_t)(err < 0 ? -(int64_t)err : err));
+	if (err < 0)
+		str_append(unknown, sizeof(unknown), &len, "-", 1);
+	str_append(unknown, sizeof(unknown), &len, digits, n);
+	return unknown;
+}

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Unit tests of the pure helpers: each tests/unit/test_*.c is built with
+# gcc and ASan/UBSan against libcommon (minus the multicall parts, which
+# need the generated applet table) plus the sources its first line names:
+#   // sources: applets/xen.c
+. "$(dirname "$0")/../lib.sh"
+out=$TMPBASE/unit
+mkdir -p "$out"
+# A config with everything enabled, so ENABLE_X code paths are compiled.
+cfg=$out/.config
+( cd "$TOP" && KCONFIG_CONFIG=$cfg kconfig-conf --allyesconfig Config.in >/dev/null ) ||
+	{ fail unit/config "kconfig-conf --allyesconfig failed"; exit 0; }
+sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
+	"$TOP/Config.in" "$TOP/build/gen/Config.applets.in" >"$out/symbols"
+"$TOP/config/gen-autoconf.sh" "$cfg" "$out/symbols" "$out/autoconf.h"
+
+lib=$(ls "$TOP"/libcommon/*.c | grep -v -e multicall.c -e install.c -e links.c)
+for t in "$TOP"/tests/unit/test_*.c; do
+	name=$(basename "$t" .c)
+	extra=$(sed -n '1s,^// sources:,,p' "$t")
+	srcs=
+	for s in $extra; do srcs="$srcs $TOP/$s"; done
+	if ! gcc -std=c11 -g -O1 -Wall -Wextra -Werror -D_GNU_SOURCE \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$TOP/libcommon" -I"$TOP/applets" -I"$out" \
+		-o "$out/$name" "$t" $lib $srcs 2>"$out/$name.log"; then
+		fail "unit/$name/build" "does not compile" "$(cat "$out/$name.log")"
+		continue
+	fi
+	"$out/$name" || fail "unit/$name" "exited with status $?"
+done
