@@ -288,18 +288,20 @@ static void check_hypervisor_type(void)
 static _Noreturn void bad_version(const struct xen_version *xv)
 {
 	char shown[XEN_VERSION_FILE_MAX * 4 + 1];
+	size_t len = xv->raw_len;
 
 	if (xv->err)
 		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
 			  xv->bad_file, ": ", errno_text(xv->err), NULL);
-	escape_octal(shown, sizeof(shown), xv->raw, xv->raw_len, 0);
-	if (xv->raw_len >= XEN_VERSION_FILE_MAX)
-		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ",
-			  xv->bad_file, ": not a decimal number of at most "
-			  "10 digits (", shown, "...)", NULL);
-	xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
-		  ": '", shown, "' is not a decimal number of at most 10 "
-		  "digits", NULL);
+	if (len == 0)
+		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
+			  ": the file is empty", NULL);
+	if (len < XEN_VERSION_FILE_MAX && xv->raw[len - 1] == '\n')
+		len--;   /* sysfs's own newline is not part of the value */
+	escape_octal(shown, sizeof(shown), xv->raw, len, 0);
+	xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file, ": '",
+		  shown, len == XEN_VERSION_FILE_MAX ? "...'" : "'",
+		  " (expected a decimal number up to 4294967295)", NULL);
 }
 
 static _Noreturn void no_version_dir(const char *v)

@@ -69,6 +69,7 @@ static void list_applets(int full)
 	const struct applet *a = applet_table(&n);
 
 	if (full) {
+		write_strs(1, FORKLESS_INSTALL_PATH "\n", NULL);
 		for_each_install_link(print_path, NULL);
 		return;
 	}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# Hot-path budgets, counted with strace on the real binary in a test root:
+#  - the wrapper (xl): at most 6 syscalls between its own execve and the
+#    tool's, no clone/fork/vfork, no allocation (brk/mmap), no stdio;
+#  - xen-version: at most 11 syscalls from execve to exit_group;
+#  - xen: the same 6 as the wrapper (one exec fewer than Debian's script).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-xen.sh"
+need_root xen-syscalls || exit 0
+command -v strace >/dev/null || { fail xen-syscalls "strace is not installed"; exit 0; }
+
+STUB=$(build_stub) || { fail xen/stub "cannot build the stub tool"; exit 0; }
+base=$(scratch sys)
+trap 'rm -rf "$base"' EXIT
+root=$base/root
+make_root "$root" && install_impl "$root" forkless && set_state "$root" ok ||
+	{ fail xen-syscalls/root "cannot build the test root"; exit 0; }
+
+# trace PROGRAM-PATH ARGS...: strace log of running it in the root, with
+# only the lines from PROGRAM-PATH's execve on.
+trace() {
+	local log=$base/strace.log path=$1
+	strace -f -qq -o "$log" env -i PATH=/usr/sbin:/usr/bin /usr/sbin/chroot "$root" "$@" >/dev/null 2>&1
+	sed -n "\\|execve(\"$path\"|,\$p" "$log" | sed 's/^[0-9]* *//'
+}
+# The syscall names between the first execve and the next one (exclusive).
+between_execs() { awk 'NR>1 && /^execve\(/ {exit} NR>1 {sub(/\(.*/, ""); print}'; }
+
+check_wrapper() {   # check_wrapper NAME CMD-PATH TOOL
+	local name=$1 path=$2 tool=$3 t calls n
+	t=$(trace "$path" "$path" list)
+	calls=$(between_execs <<<"$t")
+	n=$(grep -c . <<<"$calls")
+	info "$name: $n syscalls between execve($path) and execve($tool): $(echo $calls)"
+	if [ "$n" -le 6 ] && grep -q "^execve(\"$tool\"" <<<"$(sed -n '2,$p' <<<"$t")"; then
+		pass "$name/at most 6 syscalls before the tool's execve"
+	else
+		fail "$name/at most 6 syscalls before the tool's execve" "$n syscalls" "$t"
+	fi
+	if grep -qE '^(clone|clone3|fork|vfork)\(' <<<"$t"; then
+		fail "$name/no clone, fork or vfork" "$t"
+	else
+		pass "$name/no clone, fork or vfork"
+	fi
+	if grep -qE '^(brk|mmap|munmap|mremap)$' <<<"$calls"; then
+		fail "$name/no allocation on the hot path" "$calls"
+	else
+		pass "$name/no allocation on the hot path"
+	fi
+}
+
+check_wrapper "xl" /usr/sbin/xl /usr/lib/xen-4.17/bin/xl
+check_wrapper "xen" /usr/sbin/xen /usr/lib/xen-4.17/bin/xl
+check_wrapper "xentop-by-path" /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
+
+# Every syscall in the wrapper's process is in the pid that runs the tool.
+strace -f -qq -o "$base/pids.log" env -i /usr/sbin/chroot "$root" /usr/sbin/xl >/dev/null 2>&1
+pids=$(awk '{print $1}' "$base/pids.log" | sort -u | wc -l)
+check "xl/one process from chroot to the tool (no fork anywhere)" "1" "$pids"
+
+# xen-version: execve to exit_group, both included.
+t=$(trace /usr/lib/xen-common/bin/xen-version /usr/lib/xen-common/bin/xen-version)
+n=$(awk '/^exit_group/ {print NR; exit}' <<<"$t")
+info "xen-version: $n syscalls from execve to exit_group: $(awk '{sub(/\(.*/, ""); printf "%s ", $0}' <<<"$t")"
+if [ -n "$n" ] && [ "$n" -le 11 ]; then pass "xen-version/at most 11 syscalls"; else fail "xen-version/at most 11 syscalls" "$n" "$t"; fi
+grep -q '^write(1, "4.17\\n", 5)' <<<"$t" && pass "xen-version/one write" || fail "xen-version/one write" "$t"
+
+# The sysfs fds are close-on-exec, not closed one by one.
+t=$(trace /usr/sbin/xl /usr/sbin/xl)
+opens=$(awk 'NR>1 && /^execve\(/ {exit} NR>1' <<<"$t" | grep -c '^openat(.*O_CLOEXEC')
+check "xl/sysfs opened with O_CLOEXEC" "2" "$opens"
