@@ -1,0 +1,103 @@
+#!/bin/bash
+# Build matrix: allnoconfig (the multiplexer alone), every applet alone,
+# allyesconfig, the named defconfigs and a glibc build all compile with
+# -Wall -Wextra -Werror; sizes meet their targets; a second make rebuilds
+# nothing; missing build tools give the exact command to run.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 2
+mb=build/matrix
+mkdir -p "$mb"
+
+# build NAME [make args...]: make into build/matrix/NAME with its .config.
+build() {
+	local name=$1; shift
+	make -s O="$mb/$name" BIN="$mb/$name/forkless" KCONFIG_CONFIG="$mb/$name/.config" "$@" \
+		>"$mb/$name.log" 2>&1
+}
+# configure NAME KCONFIG-ARGS...
+configure() {
+	local name=$1; shift
+	mkdir -p "$mb/$name"
+	rm -f "$mb/$name/.config"
+	KCONFIG_CONFIG="$mb/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>"$mb/$name.conf.log"
+}
+built_ok() {   # built_ok NAME DESCRIPTION
+	if [ -x "$mb/$1/forkless" ] && ! grep -q 'warning:' "$mb/$1.log"; then
+		pass "build/$2"
+	else
+		fail "build/$2" "build failed or warned" "$(tail -20 "$mb/$1.log")"
+		return 1
+	fi
+}
+
+# Make sure the shared generated files exist (Config.applets.in).
+make -s build/gen/.applets.stamp >/dev/null 2>&1 || make -s >/dev/null 2>&1
+
+configure allno --allnoconfig && build allno
+if built_ok allno "allnoconfig (multiplexer only)"; then
+	run_capture "$mb/allno/forkless" --list
+	check "allnoconfig/--list is empty" "0 " "$RC $OUT"
+	run_capture bash -c "exec -a xl $mb/allno/forkless list"
+	check "allnoconfig/any other name: applet not found, 127" "127 forkless: applet not found: xl" "$RC ${ERR%$'\n'}"
+fi
+
+for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c); do
+	name=${sym#*:} sym=${sym%%:*}
+	configure "one-$name" --allnoconfig &&
+		sed -i "s/^# CONFIG_$sym is not set\$/CONFIG_$sym=y/" "$mb/one-$name/.config" &&
+		KCONFIG_CONFIG="$mb/one-$name/.config" kconfig-conf --olddefconfig Config.in >/dev/null &&
+		build "one-$name"
+	if built_ok "one-$name" "only $name"; then
+		run_capture "$mb/one-$name/forkless" --list
+		check "only $name/--list is just $name" "$name" "${OUT%$'\n'}"
+	fi
+done
+
+configure allyes --allyesconfig && build allyes && built_ok allyes "allyesconfig"
+
+for d in config/*_defconfig; do
+	name=${d#config/}; name=${name%_defconfig}
+	configure "def-$name" --defconfig="$d" && build "def-$name" && built_ok "def-$name" "${name}_defconfig"
+done
+size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
+s=$(size_of def-full)
+info "size: full_defconfig $s bytes, xen-wrapper-only_defconfig $(size_of def-xen-wrapper-only) bytes"
+[ "$s" -le 49152 ] && pass "size/full <= 48 KiB ($s)" || fail "size/full <= 48 KiB" "$s bytes"
+s=$(size_of def-xen-wrapper-only)
+[ "$s" -le 16384 ] && pass "size/xen-wrapper-only <= 16 KiB ($s)" || fail "size/xen-wrapper-only <= 16 KiB" "$s bytes"
+file "$mb/def-full/forkless" | grep -q 'statically linked' &&
+	pass "build/default is static" || fail "build/default is static" "$(file "$mb/def-full/forkless")"
+
+# glibc (and clang, where installed) must compile the same sources.
+configure glibc --defconfig=config/defconfig && build glibc CC=gcc && built_ok glibc "glibc (CC=gcc)"
+if command -v clang >/dev/null; then
+	configure clang --defconfig=config/defconfig && build clang CC=clang && built_ok clang "clang (CC=clang, glibc)"
+fi
+
+# A second make with nothing changed rebuilds nothing.
+build def-full
+before=$(stat -c %Y.%i "$mb/def-full/forkless")
+out=$(make O="$mb/def-full" BIN="$mb/def-full/forkless" KCONFIG_CONFIG="$mb/def-full/.config" 2>&1)
+after=$(stat -c %Y.%i "$mb/def-full/forkless")
+if [ "$before" = "$after" ] && ! grep -qE '^  (CC|LD|GEN) ' <<<"$out"; then
+	pass "build/second make rebuilds nothing"
+else
+	fail "build/second make rebuilds nothing" "$out"
+fi
+# Touching one applet rebuilds that object and relinks, nothing else.
+touch applets/xen.c
+out=$(make O="$mb/def-full" BIN="$mb/def-full/forkless" KCONFIG_CONFIG="$mb/def-full/.config" 2>&1)
+check "build/touching applets/xen.c rebuilds only it" "  CC      applets/xen.c
+  LD      $mb/def-full/forkless" "$out"
+
+# Missing tools: a non-root user is told the exact command.
+if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	# A PATH with the basic tools but neither compiler nor kconfig.
+	tb=$(scratch tools); for t in id sh; do ln -s "$(command -v $t)" "$tb/$t"; done; chmod 755 "$tb"
+	run_capture setpriv --reuid=nobody --regid=nogroup --clear-groups env PATH="$tb" \
+		/bin/sh config/need-tools.sh musl-gcc kconfig-conf
+	check "tools/missing as non-root: exact apt-get command, exit 1" \
+		"1 forkless build: missing build tools. Run:
+    sudo apt-get install musl-tools kconfig-frontends-nox" "$RC ${ERR%$'\n'}"
+	rm -rf "$tb"
+fi
