@@ -79,10 +79,10 @@ expected() {
 		return 0
 	fi
 	case $state/$cmd in
-	type-control/xen-version*|type-control/xen-dir)
+	type-control/xen-version*|type-control/xen-dir|type-control/wrapper-direct)
 		# Control bytes from sysfs are escaped, not sent to the terminal.
 		E_RC=1 E_OUT= E_ERR="ERROR:  Hypervisor is not xen but 'kvm\\033[2J'!"$'\n' ;;
-	type-empty-file/xen-version*|type-empty-file/xen-dir)
+	type-empty-file/xen-version*|type-empty-file/xen-dir|type-empty-file/wrapper-direct)
 		# dash's `read` fails on an empty file and `sh -e` exits 1
 		# silently; forkless says why.
 		E_RC=1 E_OUT= E_ERR="ERROR:  Can't read hypervisor type from sysfs!"$'\n' ;;
@@ -92,6 +92,9 @@ expected() {
 		E_RC=0 E_OUT=$'4.17\n' E_ERR= ;;
 	type-no-newline/xen-dir|version-no-newline/xen-dir)
 		E_RC=0 E_OUT=$'/usr/lib/xen-4.17\n' E_ERR= ;;
+	type-no-newline/wrapper-direct)
+		# The slow path: the type is xen, the tool is not there.
+		E_RC=127 E_OUT= E_ERR="ERROR:  Unable to execute /usr/lib/xen-4.17/bin/xen-utils-wrapper"$'\n' ;;
 	*) return 1 ;;
 	esac
 	return 0
