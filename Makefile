@@ -37,6 +37,11 @@ ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS := -static -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
 	-Wl,-z,norelro -Wl,--hash-style=gnu -s $(LDFLAGS)
+# On x86_64 the ELF entry point is forkless_start (applets/xen-early.c):
+# the Xen wrapper's exec path runs there before libc initialises.
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+ALL_LDFLAGS += -Wl,-e,forkless_start
+endif
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
@@ -54,6 +59,8 @@ $(O)/%.o: %.c $(O)/include/autoconf.h | $(O)/.tools
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/libcommon/multicall.o: $(GEN)/applet_table.h
+# Runs before TLS exists: no stack protector canary to read.
+$(O)/applets/xen-early.o: ALL_CFLAGS += -fno-stack-protector
 
 -include $(OBJS:.o=.d)
 
@@ -95,8 +102,15 @@ menuconfig: $(CONFIG_DEPS)
 	$(KCONFIG_MCONF) Config.in
 defconfig: $(CONFIG_DEPS)
 	$(KCONFIG_CONF) --defconfig=config/defconfig Config.in
+# A named defconfig with the line "# base: allnoconfig" lists everything it
+# wants on top of allnoconfig (applets added later stay out of it); any
+# other is applied on top of the defaults.
 %_defconfig: config/%_defconfig $(CONFIG_DEPS)
-	$(KCONFIG_CONF) --defconfig=$< Config.in
+	$(Q)if grep -qx '# base: allnoconfig' $<; then \
+		KCONFIG_ALLCONFIG=$< $(KCONFIG_CONF) --allnoconfig Config.in; \
+	else \
+		$(KCONFIG_CONF) --defconfig=$< Config.in; \
+	fi
 allnoconfig allyesconfig olddefconfig: $(CONFIG_DEPS)
 	$(KCONFIG_CONF) --$@ Config.in
 savedefconfig: $(CONFIG_DEPS)

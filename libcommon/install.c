@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <stdio.h>   /* renameat only: no stdio streams are used */
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/stat.h>   /* fchmod */
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -91,22 +91,12 @@ static int copy_self(int rootfd, const char *tmp)
 	return ret;
 }
 
-static int same_file(int rootfd, const char *path, const char *other)
-{
-	struct stat a, b;
-
-	return fstatat(rootfd, path, &a, 0) == 0 && stat(other, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 static int install_binary(const struct install_ctx *ic)
 {
 	const char *path = FORKLESS_INSTALL_PATH;
 	char tmp[4096];
 	int ret;
 
-	if (same_file(ic->rootfd, path, "/proc/self/exe"))
-		return 0;   /* installing into the tree we run from */
 	if ((ret = make_parents(ic->rootfd, path)) < 0)
 		return fail(ic, path, -ret);
 	tmp_name(tmp, sizeof(tmp), path);
@@ -114,9 +104,11 @@ static int install_binary(const struct install_ctx *ic)
 	if (linkat(AT_FDCWD, "/proc/self/exe", ic->rootfd, tmp,
 		   AT_SYMLINK_FOLLOW) < 0 && (ret = copy_self(ic->rootfd, tmp)))
 		return fail(ic, path, -ret);
-	if (renameat(ic->rootfd, tmp, ic->rootfd, path) < 0)
-		return fail(ic, path, errno);
-	return 0;
+	ret = renameat(ic->rootfd, tmp, ic->rootfd, path) < 0 ? errno : 0;
+	/* Installing into the tree we run from links the same inode, and
+	 * rename(2) of two links to one file does nothing: drop the temp. */
+	unlinkat(ic->rootfd, tmp, 0);
+	return ret ? fail(ic, path, ret) : 0;
 }
 
 static int install_link(const char *path, const char *link_to, void *ctx)

@@ -93,7 +93,7 @@ fi
 for cfg in full xen-wrapper-only; do
 	d=build/bench-$cfg
 	mkdir -p "$TOP/$d"
-	( cd "$TOP" && KCONFIG_CONFIG=$d/.config kconfig-conf --defconfig=config/${cfg}_defconfig Config.in >/dev/null &&
+	( cd "$TOP" && make -s O=$d BIN=$d/forkless KCONFIG_CONFIG=$d/.config ${cfg}_defconfig >/dev/null &&
 	  make -s O=$d BIN=$d/forkless KCONFIG_CONFIG=$d/.config >/dev/null ) || { fail "bench/size $cfg" "build failed"; continue; }
 	s=$(stat -c %s "$TOP/$d/forkless")
 	limit=$([ $cfg = full ] && echo 49152 || echo 16384)

@@ -57,7 +57,8 @@ configure allyes --allyesconfig && build allyes && built_ok allyes "allyesconfig
 
 for d in config/*_defconfig; do
 	name=${d#config/}; name=${name%_defconfig}
-	configure "def-$name" --defconfig="$d" && build "def-$name" && built_ok "def-$name" "${name}_defconfig"
+	mkdir -p "$mb/def-$name" && rm -f "$mb/def-$name/.config" &&
+		build "def-$name" "${name}_defconfig" && build "def-$name" && built_ok "def-$name" "${name}_defconfig"
 done
 size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
 s=$(size_of def-full)

@@ -111,6 +111,8 @@ while read -r p; do [ -e "$inst/$p" ] || { bad=1; fail "install/-s: $p resolves"
 [ $bad = 0 ] && pass "install/-s: every --list-full path resolves"
 run_capture "$FORKLESS" --install -s "$inst"
 check "install/-s twice: replaces in place" "0" "$RC"
+run_capture "$inst/usr/bin/forkless" --install -s "$inst"
+check "install/-s from the installed binary into its own tree" "0 " "$RC $(find "$inst" -name '*.forkless-new')"
 hard=$base/hard
 mkdir -p "$hard"
 run_capture "$FORKLESS" --install "$hard"
