@@ -35,8 +35,12 @@ WARN := -Wall -Wextra -Werror
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS)
-ALL_LDFLAGS := -static -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
-	-Wl,-z,norelro -Wl,--hash-style=gnu -s $(LDFLAGS)
+# STATIC= and STRIP= make a dynamic, unstripped binary (the ASan/UBSan
+# variant of tests/asan/suite.sh); the default is static and stripped.
+STATIC ?= -static
+STRIP ?= -s
+ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
+	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
 # On x86_64 the ELF entry point is forkless_start (applets/xen-early.c):
 # the Xen wrapper's exec path runs there before libc initialises.
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
@@ -51,7 +55,7 @@ all: $(BIN)
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
-	$(Q)objcopy $(STRIP_EXTRA) $@
+	$(if $(STRIP),$(Q)objcopy $(STRIP_EXTRA) $@)
 
 $(O)/%.o: %.c $(O)/include/autoconf.h | $(O)/.tools
 	@mkdir -p $(@D)

@@ -87,7 +87,7 @@ if awk -v r="$deb_ratio" 'BEGIN { exit !(r >= 8) }'; then
 else
 	fail "bench/xen: forkless overhead at most 1/8 of Debian's script" "ratio $deb_ratio"
 fi
-[ "$sc_1" -le 6 ] && pass "bench/xen: forkless $sc_1 syscalls (<= 6)" || fail "bench/xen: forkless syscalls" "$sc_1"
+[ "$sc_1" -le 6 ] && pass "bench/xen: forkless $sc_1 syscalls (target <= 6)" || fail "bench/xen: forkless syscalls" "$sc_1"
 
 # Sizes of the default and wrapper-only builds.
 for cfg in full xen-wrapper-only; do

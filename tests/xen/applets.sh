@@ -82,10 +82,10 @@ direct=$(in_root "$root" /usr/lib/xen-4.17/bin/xl 7</dev/null 9<>"$base/f" | gre
 via=$(in_root "$root" xl 7</dev/null 9<>"$base/f" | grep -v '^argv')
 check "xl/same env and fds as a direct exec" "$direct" "$via"
 if grep -q '^fd [3-6]\b' <<<"$via"; then fail "xl/no fd of the wrapper left open" "$via"; else pass "xl/no fd of the wrapper left open"; fi
-out=$(env -i STUB_PID=1 /usr/sbin/chroot "$root" /bin/sh -c 'echo "shell $$"; exec xl')
+out=$(STUB_PID=1 in_root "$root" /bin/sh -c 'echo "shell $$"; exec xl')
 check "xl/exec without fork: the tool has the caller's pid" \
 	"$(sed -n 's/^shell //p' <<<"$out")" "$(sed -n 's/^pid //p' <<<"$out")"
-out=$(env -i STUB_PID=1 /usr/sbin/chroot "$root" /bin/sh -c 'echo "shell $$"; exec xen')
+out=$(STUB_PID=1 in_root "$root" /bin/sh -c 'echo "shell $$"; exec xen')
 check "xen/exec without fork: the tool has the caller's pid" \
 	"$(sed -n 's/^shell //p' <<<"$out")" "$(sed -n 's/^pid //p' <<<"$out")"
 

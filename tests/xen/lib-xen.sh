@@ -53,6 +53,15 @@ make_root() {
 	# Debian's xen-version is sourced by xen-dir and needs nothing else;
 	# the tool stubs are static. /dev/null for the wrapper's 2>/dev/null.
 	[ -e "$root/dev/null" ] || mknod -m 666 "$root/dev/null" c 1 3
+	# A sanitizer build of forkless (tests/asan/suite.sh) is dynamic and
+	# reads /proc/self/maps: give it its libraries (in_root binds /proc).
+	mkdir -p "$root/proc"
+	if ! file -L "$FORKLESS" | grep -q 'statically linked'; then
+		for lib in $(ldd "$FORKLESS" | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	fi
 }
 
 # install_impl ROOT debian|forkless
@@ -127,6 +136,14 @@ set_state() {
 # (PWD=/ given, as dash would otherwise export its own).
 in_root() {
 	local root=$1; shift
+	if [ -n "${FORKLESS_SANITIZED:-}" ]; then
+		# /proc for the sanitizer runtime, in a private mount namespace.
+		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/xen-common/bin PWD=/ \
+			TESTVAR='kept as is' ${STUB_PID:+STUB_PID=1} ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+			${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
+			unshare -m /bin/sh -c 'mount --bind /proc "$0/proc" && cd / && exec chroot "$0" "$@"' "$root" "$@"
+		return
+	fi
 	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/xen-common/bin PWD=/ \
-		TESTVAR='kept as is' chroot "$root" "$@"
+		TESTVAR='kept as is' ${STUB_PID:+STUB_PID=1} chroot "$root" "$@"
 }
