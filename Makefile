@@ -83,6 +83,7 @@ $(GEN)/.applets.stamp: $(APPLET_SRCS) config/gen-applets.sh
 $(GEN)/Config.applets.in $(GEN)/applet_table.h: $(GEN)/.applets.stamp ;
 
 $(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
+	@mkdir -p $(@D)
 	$(Q)if [ -f $@ ]; then \
 		$(KCONFIG_CONF) --olddefconfig Config.in >/dev/null; \
 	else \
@@ -100,7 +101,10 @@ $(O)/include/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/Config.applets.
 $(O)/include/autoconf.h: $(O)/include/.autoconf.stamp ;
 
 # ---- configuration -------------------------------------------------------
-CONFIG_DEPS := Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
+CONFIG_DEPS := Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools \
+	$(dir $(KCONFIG_CONFIG))
+$(sort $(dir $(KCONFIG_CONFIG))):
+	@mkdir -p $@
 
 menuconfig: $(CONFIG_DEPS)
 	$(KCONFIG_MCONF) Config.in

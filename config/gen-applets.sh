@@ -27,9 +27,18 @@ done >"$out/Config.applets.in.tmp"
 update "$out/Config.applets.in"
 
 awk '
-function cstr(s) {
-	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
-	return "\"" s "\\n\""
+# A C string literal of s plus "\n". Character by character: the meaning
+# of backslashes in gsub replacements differs between mawk and gawk.
+function cstr(s,    out, i, c) {
+	out = ""
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "\\") out = out "\\\\"
+		else if (c == "\"") out = out "\\\""
+		else if (c == "\t") out = out "\\t"
+		else out = out c
+	}
+	return "\"" out "\\n\""
 }
 /^\/\/applet:/ {
 	sub(/^\/\/applet:/, "")

@@ -92,6 +92,7 @@ enum mopt_reason {
 	MOPT_TOO_LONG,       /* mount data over MOPT_DATA_MAX */
 	MOPT_NOT_VBOX,       /* VirtualBox-only option, other driver */
 	MOPT_LOOKUP_FAILED,  /* /etc/passwd or /etc/group unreadable */
+	MOPT_NUL_BYTE,       /* the kernel would cut the data there */
 };
 const char *mopt_reason_text(enum mopt_reason r);
 
@@ -117,14 +118,14 @@ struct mopt_ctx {
 	void *user;
 
 	/* results */
-	unsigned long flags;        /* MS_* set by flag words */
-	unsigned long flags_clear;  /* MS_* cleared by flag words */
-	unsigned seq;
+	unsigned long flags;        /* MS_*: set the defaults before
+				       parsing; flag words update it */
+	uint32_t seq;
 	struct mopt_slot {
 		const char *str;    /* value text (NULL: numeric or flag) */
 		uint32_t len;
 		uint32_t num;
-		uint16_t seq;       /* order of the last occurrence, 0 unset */
+		uint32_t seq;       /* order of the last occurrence, 0 unset */
 		uint8_t numeric;    /* emit num (1 decimal, 8 octal, 16 hex) */
 		uint8_t has_value;
 	} slot[MOPT_MAX_SLOTS];

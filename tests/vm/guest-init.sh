@@ -58,14 +58,23 @@ for m in $(cat /vmtest/modules/order); do
 	insmod /vmtest/modules/$m.ko 2>/tmp/insmod.err || modfail="$modfail $m($(oneline /tmp/insmod.err))"
 done
 [ -z "$modfail" ] && pass modules || fail modules "insmod failed:$modfail"
+# Modules only the mount-helper checks use (the kernel's own vboxsf and
+# virtiofs option parsers): loaded when the kernel ships them.
+for m in fuse virtiofs vboxguest vboxsf; do
+	[ -f /vmtest/modules/extra/$m.ko ] || continue
+	insmod /vmtest/modules/extra/$m.ko 2>/tmp/insmod.err || info "insmod $m: $(oneline /tmp/insmod.err)"
+done
 
 # ---- the 9p share from the host ----
-# TODO(mount-helpers): when forkless has mount.9p, mount a second time through it here,
-# e.g. `/sbin/mount.9p hostshare /mnt2 -o trans=virtio,version=9p2000.L`, and compare.
+# (busybox's mount here; tests/vm/mount-guest.sh mounts it again through forkless's
+# mount.9p and mount-shared.)
 TOKEN=$(cat /proc/cmdline | tr ' ' '\n' | grep '^vmtest.token=' | cut -d= -f2)
 if mount -t 9p -o trans=virtio,version=9p2000.L hostshare /mnt 2>/tmp/mnt.err; then
 	got=$(cat /mnt/token 2>&1)
 	[ "$got" = "$TOKEN" ] && pass 9p-share || fail 9p-share "read '$got' from /mnt/token, expected '$TOKEN'"
+	# A virtio-9p channel serves one mount at a time: free it for the
+	# mount-helper checks (mount-guest.sh mounts it through mount.9p).
+	umount /mnt || fail 9p-share-umount "umount /mnt failed"
 else
 	fail 9p-share "mount failed: $(oneline /tmp/mnt.err)"
 fi

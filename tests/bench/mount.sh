@@ -1,0 +1,97 @@
+#!/bin/bash
+# Benchmark: what one shared-folder mount costs, from execve to exit.
+#
+# The same 9p and vboxsf mounts through forkless's helpers, through
+# util-linux mount(8) without a helper (`mount -i`), through mount(8)
+# running the forkless helper (what `mount -t 9p` does once the helper is
+# installed), and through busybox mount (busybox-static's binary, fetched
+# with `apt-get download` when the VM cache does not have it). mount(2) is
+# injected to succeed (strace -e inject=mount:retval=0), so no hypervisor
+# is needed and every variant does the same kernel work: one mount(2).
+# Counted with strace -f: syscalls, processes (execve), and the time of
+# RUNS fake mounts (-f, no strace) per variant, in a private mount
+# namespace. Prints a Markdown table (docs/mount-helpers.md quotes it).
+. "$(dirname "$0")/../lib.sh"
+need_root bench-mount || exit 0
+for t in strace unshare mount; do
+	command -v $t >/dev/null || { skip bench-mount "$t not installed"; exit 0; }
+done
+RUNS=${RUNS:-300}
+T=$(scratch bench-mount)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/sbin" "$T/mnt"
+for a in mount.vboxsf mount.9p; do ln -s "$FORKLESS" "$T/sbin/$a"; done
+
+# busybox: the VM harness's cached copy, else busybox-static from the archive
+BB=
+for c in "$TOP/build/vm-cache/x/bin/busybox" "$TOP/build/bench/busybox/bin/busybox"; do
+	[ -x "$c" ] && BB=$c && break
+done
+if [ -z "$BB" ] && command -v apt-get >/dev/null; then
+	mkdir -p "$TOP/build/bench/busybox" && (cd "$TOP/build/bench" &&
+		apt-get download busybox-static >/dev/null 2>&1 &&
+		dpkg -x busybox-static_*.deb busybox) && BB=$TOP/build/bench/busybox/bin/busybox
+	[ -x "$BB" ] || BB=
+fi
+[ -n "$BB" ] || info "bench-mount: busybox-static not available: its column is left out"
+
+export T FORKLESS BB RUNS TOP
+cat >"$T/ns.sh" <<'NS'
+. "$TOP/tests/lib.sh"
+mount --make-rprivate / 2>/dev/null
+sbindir=$(readlink -f /sbin)
+mount -t overlay overlay -o "lowerdir=$T/sbin:$sbindir" "$sbindir" || { skip bench-mount "no overlayfs"; exit 0; }
+M=$T/mnt
+O9P=trans=virtio,version=9p2000.L,msize=512000
+# measure LABEL CMD...: syscalls and processes under strace -f, and the
+# mean time of RUNS runs of the fake variant ($FAKE_CMD).
+measure() {
+	local label=$1
+	shift
+	strace -f -qq -c -o "$T/c" -e inject=mount:retval=0 "$@" >/dev/null 2>"$T/err"
+	local rc=$?
+	local sys=$(awk '$NF == "total" { print $4 }' "$T/c")
+	local execs=$(awk '$NF == "execve" { print $4 }' "$T/c")
+	local mounts=$(awk '$NF == "mount" { print $4 }' "$T/c")
+	sys=$((sys + ${execs:-0}))   # strace -c leaves out exit_group: one per process
+	for _ in 1 2 3 4 5 6 7 8; do "${FAKE[@]}" >/dev/null 2>&1; done   # warm the page cache
+	local start=$(date +%s%N)
+	for _ in $(seq "$RUNS"); do "${FAKE[@]}" >/dev/null 2>&1; done
+	local us=$(( ($(date +%s%N) - start) / 1000 / RUNS ))
+	if [ $rc != 0 ] || [ "${mounts:-0}" != 1 ]; then
+		fail "bench-mount/$label" "exit $rc, ${mounts:-0} mount(2) calls" "$(cat "$T/err")"
+		return
+	fi
+	printf '| %-52s | %8s | %9s | %8s |\n' "$label" "$sys" "${execs:-0}" "$us"
+	echo "$label $sys" >>"$T/results"
+}
+echo
+echo "| one mount (mount(2) injected to succeed)              | syscalls | processes | µs (fake) |"
+echo "|------------------------------------------------------|----------|-----------|-----------|"
+FAKE=("$T/sbin/mount.vboxsf" share "$M" -f -o uid=1000,gid=1000)
+measure "forkless mount.vboxsf -o uid=1000,gid=1000" "$T/sbin/mount.vboxsf" share "$M" -o uid=1000,gid=1000
+FAKE=(mount -f -i -t vboxsf -o uid=1000,gid=1000 share "$M")
+measure "util-linux mount -i -t vboxsf (no helper)" mount -i -t vboxsf -o uid=1000,gid=1000 share "$M"
+FAKE=(mount -f -t vboxsf -o uid=1000,gid=1000 share "$M")
+measure "util-linux mount -t vboxsf + forkless helper" mount -t vboxsf -o uid=1000,gid=1000 share "$M"
+if [ -n "$BB" ]; then
+	FAKE=("$BB" mount -f -t vboxsf -o uid=1000,gid=1000 share "$M")
+	measure "busybox mount -t vboxsf" "$BB" mount -t vboxsf -o uid=1000,gid=1000 share "$M"
+fi
+FAKE=("$T/sbin/mount.9p" hostshare "$M" -f)
+measure "forkless mount.9p (adds the same options itself)" "$T/sbin/mount.9p" hostshare "$M"
+FAKE=(mount -f -i -t 9p -o $O9P hostshare "$M")
+measure "util-linux mount -i -t 9p -o (same options)" mount -i -t 9p -o $O9P hostshare "$M"
+FAKE=(mount -f -t 9p hostshare "$M")
+measure "util-linux mount -t 9p + forkless helper" mount -t 9p hostshare "$M"
+if [ -n "$BB" ]; then
+	FAKE=("$BB" mount -f -t 9p -o $O9P hostshare "$M")
+	measure "busybox mount -t 9p -o (same options)" "$BB" mount -t 9p -o $O9P hostshare "$M"
+fi
+echo
+info "bench-mount: syscalls from execve to exit_group, all processes (strace -f -c); µs: mean wall time of $RUNS fake mounts (-f), fork+exec from bash included"
+f=$(awk '/^forkless mount.vboxsf/ { print $NF }' "$T/results")
+[ -n "$f" ] && [ "$f" -ge 3 ] && [ "$f" -le 8 ] && pass "bench-mount/vboxsf-within-8-syscalls" || fail bench-mount/vboxsf-within-8-syscalls "$f syscalls"
+NS
+unshare -m bash "$T/ns.sh" </dev/null
+exit 0

@@ -1,0 +1,163 @@
+#!/bin/bash
+# tests/mount/shared.sh - mount-shared: finding a share by its tag.
+#
+# In a private mount namespace, tmpfs is mounted over the sysfs
+# directories mount-shared reads (/sys/bus/virtio, /sys/fs, /sys/bus/pci)
+# and filled the way the kernel fills them: virtio-9p mount tags, virtiofs
+# tags (Linux 6.9+), a virtio-fs device without a visible tag (older
+# kernels), the VirtualBox guest PCI device 80ee:cafe. The mount(2) call is
+# checked with strace's injection, as in mount8.sh. Xen 9pfs tags come
+# from xenstore (/dev/xen/xenbus), which has no stand-in here: the message
+# encoding is covered by tests/unit/test_mountopt.c, the rest by the VM.
+. "$(dirname "$0")/../lib.sh"
+
+need_root mount/shared || exit 0
+if ! command -v strace >/dev/null; then
+	skip mount/shared "strace not installed"
+	exit 0
+fi
+if ! "$FORKLESS" --list | grep -qx mount-shared; then
+	fail mount/shared "mount-shared is not built into $FORKLESS"
+	exit 0
+fi
+T=$(scratch shared)
+trap 'rm -rf "$T"' EXIT
+ln -s "$FORKLESS" "$T/mount-shared"
+mkdir -p "$T/mnt"
+export T TOP FORKLESS
+
+cat >"$T/ns.sh" <<'NS'
+. "$TOP/tests/lib.sh"
+MS=$T/mount-shared
+M=$T/mnt
+mount --make-rprivate / 2>/dev/null
+for d in /sys/bus/virtio /sys/fs /sys/bus/pci; do
+	mkdir -p "$d" 2>/dev/null
+	mount -t tmpfs tmpfs "$d" || { skip mount/shared "cannot mount tmpfs on $d"; exit 0; }
+done
+[ -e /dev/vboxguest ] && mount --bind /dev/null /dev/vboxguest 2>/dev/null && rm -f /dev/vboxguest 2>/dev/null
+if [ -e /dev/vboxguest ]; then
+	skip mount/shared "this machine is a VirtualBox guest (/dev/vboxguest)"
+	exit 0
+fi
+mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio3 /sys/bus/virtio/drivers/9pnet_virtio/virtio7 \
+	/sys/bus/virtio/devices
+printf 'hostshare\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio3/mount_tag
+printf 'old-style\0' >/sys/bus/virtio/drivers/9pnet_virtio/virtio7/mount_tag   # older kernels: NUL
+touch /sys/bus/virtio/drivers/9pnet_virtio/bind /sys/bus/virtio/drivers/9pnet_virtio/uevent
+mkdir -p /sys/fs/virtiofs/0
+printf 'myfs\n' >/sys/fs/virtiofs/0/tag
+
+# run_ms ARGS...: mount-shared under strace; RC, $T/err, $T/out, got (the
+# injected mount calls).
+run_ms() {
+	strace -f -qq -s 4096 -o "$T/st" -e trace=mount -e inject=mount:retval=0 "$MS" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	got=$(sed -n 's/^[0-9]* *//; s/^\(mount(.*)\) *= 0 (INJECTED)$/\1/p' "$T/st")
+}
+expect() {
+	local name=$1 want=$2
+	shift 2
+	run_ms "$@"
+	[ "$RC" = 0 ] && check "$name" "$want" "$got" || fail "$name" "exit $RC" "$(cat "$T/err")"
+}
+
+run_ms -l
+want=$(printf 'myfs\tvirtiofs\tvirtiofs:0\nhostshare\t9p\tvirtio:virtio3\nold-style\t9p\tvirtio:virtio7\n' | sort)
+[ "$RC" = 0 ] && check mount/shared/list "$want" "$(sort "$T/out")" || fail mount/shared/list "exit $RC" "$(cat "$T/err")"
+expect mount/shared/9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" hostshare "$M"
+expect mount/shared/9p-nul-terminated-tag "mount(\"old-style\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" old-style "$M"
+expect mount/shared/9p-options "mount(\"hostshare\", \"$M\", \"9p\", MS_RDONLY|MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" \
+	-o ro,relatime,nofail,cache=loose hostshare "$M"
+expect mount/shared/virtiofs "mount(\"myfs\", \"$M\", \"virtiofs\", 0, \"dax\")" myfs "$M" -o dax
+expect mount/shared/type-9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" -t 9p hostshare "$M"
+run_ms -v -f myfs "$M"
+[ "$RC" = 0 ] && [ -z "$got" ] && [ "$(cat "$T/out")" = "mount(\"myfs\", \"$M\", \"virtiofs\", 0, NULL)" ] &&
+	pass mount/shared/fake-verbose || fail mount/shared/fake-verbose "exit $RC, '$got'" "$(cat "$T/out" "$T/err")"
+
+# Not there: exit 32 after the wait, naming the tags that exist.
+start=$(date +%s%N)
+run_ms -w 1 nosuch "$M"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$RC" = 32 ] && [ -z "$got" ] && grep -q "no share with tag 'nosuch' found after waiting 1 s; the tags present are" "$T/err" &&
+	grep -q "^hostshare	9p	virtio:virtio3" "$T/err" && grep -q "^myfs	virtiofs" "$T/err" &&
+	[ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ]; then
+	pass mount/shared/missing-lists-tags
+else
+	fail mount/shared/missing-lists-tags "exit $RC after $ms ms" "$(cat "$T/err")"
+fi
+start=$(date +%s%N)
+run_ms -w 0 -t virtiofs hostshare "$M"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$RC" = 32 ] && [ "$ms" -lt 900 ] && grep -q "no share with tag 'hostshare' found;" "$T/err" &&
+	pass mount/shared/type-restricts-and-w0-no-wait || fail mount/shared/type-restricts-and-w0-no-wait "exit $RC after $ms ms" "$(cat "$T/err")"
+
+# A tag that appears while waiting (a device probed late at boot).
+( sleep 1; mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio9; printf 'late\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio9/mount_tag ) &
+start=$(date +%s%N)
+run_ms -w 5 late "$M"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+wait
+[ "$RC" = 0 ] && [ "$got" = "mount(\"late\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" ] &&
+	[ "$ms" -ge 900 ] && [ "$ms" -lt 3000 ] && pass mount/shared/waits-for-late-tag ||
+	fail mount/shared/waits-for-late-tag "exit $RC after $ms ms, '$got'" "$(cat "$T/err")"
+# Polling is cheap: a 1 s wait sleeps ~10 times, no busy loop.
+strace -qq -c -o "$T/count" "$MS" -w 1 nosuch2 "$M" 2>/dev/null
+n=$(awk '$NF == "total" { print $4 }' "$T/count")
+sleeps=$(awk '$NF ~ /nanosleep/ { print $4 }' "$T/count")
+[ -n "$n" ] && [ "$n" -lt 800 ] && [ "${sleeps:-0}" -ge 8 ] && [ "${sleeps:-0}" -le 12 ] &&
+	pass mount/shared/cheap-polling || fail mount/shared/cheap-polling "$n syscalls, $sleeps sleeps in 1 s" "$(cat "$T/count")"
+info "mount-shared: a 1 s wait for a missing tag costs $n syscalls ($sleeps sleeps)"
+
+# Errors: usage, options for the type found, the mount's own errors.
+run_ms -t nfs x "$M"
+[ "$RC" = 1 ] && grep -q -- "-t nfs: not a type" "$T/err" && pass mount/shared/bad-type || fail mount/shared/bad-type "exit $RC" "$(cat "$T/err")"
+run_ms -w soon x "$M"
+[ "$RC" = 1 ] && grep -q -- "-w wants a number of seconds" "$T/err" && pass mount/shared/bad-wait || fail mount/shared/bad-wait "exit $RC" "$(cat "$T/err")"
+run_ms hostshare
+[ "$RC" = 1 ] && grep -q "missing operand" "$T/err" && pass mount/shared/missing-operand || fail mount/shared/missing-operand "exit $RC" "$(cat "$T/err")"
+run_ms -o dmode=755 hostshare "$M"
+[ "$RC" = 1 ] && grep -q "unknown 9p option 'dmode=755'" "$T/err" && pass mount/shared/option-of-wrong-type ||
+	fail mount/shared/option-of-wrong-type "exit $RC" "$(cat "$T/err")"
+strace -qq -o /dev/null -e trace=mount -e inject=mount:error=ENOENT "$MS" hostshare "$M" 2>"$T/err"
+rc=$?
+[ $rc = 32 ] && grep -q "no virtio 9p device has the mount tag 'hostshare'" "$T/err" &&
+	pass mount/shared/mount-error-message || fail mount/shared/mount-error-message "exit $rc" "$(cat "$T/err")"
+
+# Older kernels: a virtio-fs device (id 0x001a) whose tag sysfs does not show.
+umount /sys/fs
+mkdir -p /sys/bus/virtio/devices/virtio5 /sys/bus/virtio/devices/virtio3
+printf '0x001a\n' >/sys/bus/virtio/devices/virtio5/device
+printf '0x0009\n' >/sys/bus/virtio/devices/virtio3/device
+if [ -d /sys/fs/virtiofs ]; then
+	skip mount/shared/untagged-virtiofs "/sys/fs/virtiofs exists below the tmpfs"
+else
+	run_ms -l
+	grep -q "^?	virtiofs	virtiofs:1 device(s), tags not shown by this kernel" "$T/out" &&
+		pass mount/shared/untagged-virtiofs-listed || fail mount/shared/untagged-virtiofs-listed "$(cat "$T/out")"
+	expect mount/shared/untagged-virtiofs-tried "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" -w 0 unlisted "$M"
+fi
+rm -rf /sys/bus/virtio/devices/virtio5
+
+# A VirtualBox guest: the guest PCI device, shares tried by name.
+mkdir -p /sys/bus/pci/devices/0000:00:04.0 /sys/bus/pci/devices/0000:00:02.0
+printf '0x80ee\n' >/sys/bus/pci/devices/0000:00:04.0/vendor
+printf '0xcafe\n' >/sys/bus/pci/devices/0000:00:04.0/device
+printf '0x80ee\n' >/sys/bus/pci/devices/0000:00:02.0/vendor   # VirtualBox VGA
+printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:02.0/device
+run_ms -l
+grep -q "^\*	vboxsf	virtualbox:" "$T/out" && pass mount/shared/virtualbox-listed || fail mount/shared/virtualbox-listed "$(cat "$T/out")"
+expect mount/shared/vboxsf "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" -w 0 projects "$M" -o uid=1000
+expect mount/shared/tag-beats-vboxsf "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" hostshare "$M"
+printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:04.0/device
+
+# Nothing at all.
+umount /sys/bus/virtio
+run_ms -w 0 x "$M"
+[ "$RC" = 32 ] && grep -q "no 9p, virtiofs, Xen 9pfs or VirtualBox share is visible" "$T/err" &&
+	pass mount/shared/nothing-visible || fail mount/shared/nothing-visible "exit $RC" "$(cat "$T/err")"
+run_ms -l
+[ "$RC" = 0 ] && [ ! -s "$T/out" ] && pass mount/shared/list-empty || fail mount/shared/list-empty "exit $RC: $(cat "$T/out")"
+NS
+unshare -m bash "$T/ns.sh" </dev/null || fail mount/shared "the namespace script exited with status $?"
+exit 0

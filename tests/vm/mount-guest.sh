@@ -1,0 +1,154 @@
+#!/bin/sh
+# tests/vm/mount-guest.sh - the mount helpers against a real kernel, inside
+# the QEMU guest of tests/vm/run (POSIX sh; busybox sh in the guest).
+#
+# Called by the guest's /init with no arguments, after forkless was
+# installed with `forkless --install -s /`, the kernel modules loaded
+# (9p, 9pnet_virtio; virtiofs and vboxsf when the kernel has them), and
+# with a virtio-9p share of tag "hostshare" attached. Environment (all
+# optional):
+#   FORKLESS_SBIN   where the helpers are        (default: /sbin if it has
+#                                                 mount.9p, else /usr/sbin)
+#   MOUNT_SHARED    the mount-shared applet      (default /usr/bin/mount-shared)
+#   VMTEST_TMP      scratch directory            (default /tmp)
+#   VMTEST_FORCE    run although the kernel command line has no vmtest.*
+# Prints one line per check, read by tests/vm/run:
+#   VMTEST PASS name | VMTEST FAIL name: details | VMTEST SKIP name: reason
+# The helpers are called directly: busybox mount mounts 9p itself and only
+# runs mount.TYPE (through PATH) when its own mount(2) fails, so it would
+# not exercise them.
+#
+# What it shows: the helpers mount the real share (mount.9p, mount-shared),
+# and the kernel's own parsers accept every option string the helpers
+# produce for vboxsf and virtiofs: with no VirtualBox / virtio-fs device the
+# mount must then fail at the connect step (ENODEV for vboxsf, "tag not
+# found" for virtiofs), never with "Unknown parameter" or "Bad value".
+
+# tests/run runs every executable tests/*/*.sh on the host: only the guest
+# (booted with vmtest.* parameters) runs the checks.
+if ! grep -q 'vmtest\.' /proc/cmdline 2>/dev/null && [ -z "${VMTEST_FORCE:-}" ]; then
+	echo "INFO: tests/vm/mount-guest.sh runs inside the VM guest of tests/vm/run only"
+	exit 0
+fi
+
+SBIN=${FORKLESS_SBIN:-}
+[ -n "$SBIN" ] || { [ -x /sbin/mount.9p ] && SBIN=/sbin || SBIN=/usr/sbin; }
+MS=${MOUNT_SHARED:-/usr/bin/mount-shared}
+TMP=${VMTEST_TMP:-/tmp}
+P=vm-mount
+
+pass() { echo "VMTEST PASS $P/$1"; }
+fail() { n=$1; shift; echo "VMTEST FAIL $P/$n: $*"; }
+skipt() { n=$1; shift; echo "VMTEST SKIP $P/$n: $*"; }
+oneline() { tr '\n' '|' <"$1" | head -c 300; }
+# the mount's line in /proc/mounts
+mounted() { grep " $1 " /proc/mounts | head -1; }
+
+mkdir -p "$TMP/m9p" "$TMP/mshared" "$TMP/mvbox" "$TMP/mvfs"
+
+# ---- 9p: the real share through mount.9p -----------------------------------
+if [ ! -x "$SBIN/mount.9p" ]; then
+	fail 9p-helper "no $SBIN/mount.9p"
+elif "$SBIN/mount.9p" hostshare "$TMP/m9p" -v >"$TMP/o" 2>"$TMP/e"; then
+	line=$(mounted "$TMP/m9p")
+	case $line in
+	*" 9p "*trans=virtio*) pass 9p-helper ;;
+	*) fail 9p-helper "mounted, but /proc/mounts says: $line" ;;
+	esac
+	case $line in
+	*msize=512000*) pass 9p-helper-msize-default ;;
+	*) fail 9p-helper-msize-default "no msize=512000 in: $line" ;;
+	esac
+	ls "$TMP/m9p" >/dev/null 2>&1 && pass 9p-helper-readable || fail 9p-helper-readable "cannot list the share"
+	umount "$TMP/m9p"
+else
+	fail 9p-helper "exit $?: $(oneline "$TMP/e")"
+fi
+# options mount(8) and fstab pass: all accepted by the kernel
+if "$SBIN/mount.9p" hostshare "$TMP/m9p" -o ro,nodev,relatime,nofail,_netdev,cache=loose,access=client,posixacl,x-systemd.automount 2>"$TMP/e"; then
+	line=$(mounted "$TMP/m9p")
+	case $line in
+	*" ro,"*) pass 9p-helper-options ;;
+	*) fail 9p-helper-options "not read-only: $line" ;;
+	esac
+	umount "$TMP/m9p"
+else
+	fail 9p-helper-options "exit $?: $(oneline "$TMP/e")"
+fi
+"$SBIN/mount.9p" nosuchtag "$TMP/m9p" 2>"$TMP/e"
+rc=$?
+if [ $rc = 32 ] && grep -q "no virtio 9p device has the mount tag 'nosuchtag'" "$TMP/e"; then
+	pass 9p-missing-tag-message
+else
+	fail 9p-missing-tag-message "exit $rc: $(oneline "$TMP/e")"
+fi
+
+# ---- mount-shared ---------------------------------------------------------------
+if [ ! -x "$MS" ]; then
+	fail mount-shared "no $MS"
+else
+	"$MS" -l >"$TMP/o" 2>"$TMP/e"
+	if grep -q "^hostshare	9p	virtio:" "$TMP/o"; then
+		pass mount-shared-list
+	else
+		fail mount-shared-list "$(oneline "$TMP/o") $(oneline "$TMP/e")"
+	fi
+	if "$MS" hostshare "$TMP/mshared" 2>"$TMP/e"; then
+		case $(mounted "$TMP/mshared") in
+		*" 9p "*) pass mount-shared-mount ;;
+		*) fail mount-shared-mount "not a 9p mount: $(mounted "$TMP/mshared")" ;;
+		esac
+		umount "$TMP/mshared"
+	else
+		fail mount-shared-mount "exit $?: $(oneline "$TMP/e")"
+	fi
+	"$MS" -w 1 nosuchtag "$TMP/mshared" 2>"$TMP/e"
+	rc=$?
+	if [ $rc = 32 ] && grep -q "^hostshare	9p" "$TMP/e"; then
+		pass mount-shared-missing-lists-tags
+	else
+		fail mount-shared-missing-lists-tags "exit $rc: $(oneline "$TMP/e")"
+	fi
+fi
+
+# ---- vboxsf and virtiofs: the kernel parses every option string ------------
+# kernel_parses NAME FS EXPECT-IN-DMESG-OR-EMPTY HELPER SOURCE DIR OPTS
+kernel_parses() {
+	name=$1 fs=$2 want=$3 helper=$4 src=$5 dir=$6 opts=$7
+	dmesg -c >/dev/null 2>&1
+	"$SBIN/$helper" "$src" "$dir" -v -o "$opts" >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	dmesg >"$TMP/k" 2>/dev/null
+	if [ $rc = 0 ]; then
+		fail "$name" "mounted although no $fs device exists"
+		umount "$dir"
+	elif [ $rc != 32 ]; then
+		fail "$name" "exit $rc (not a mount failure): $(oneline "$TMP/e")"
+	elif grep -Eqi "unknown parameter|bad value|invalid|old binary" "$TMP/k"; then
+		fail "$name" "kernel rejected the options: $(grep -Ei 'unknown parameter|bad value|invalid|old binary' "$TMP/k" | head -2 | tr '\n' '|') call: $(oneline "$TMP/o")"
+	elif [ -n "$want" ] && ! grep -q "$want" "$TMP/k" "$TMP/e"; then
+		fail "$name" "did not fail at the connect step ('$want'): $(oneline "$TMP/e") dmesg: $(oneline "$TMP/k")"
+	else
+		pass "$name"
+	fi
+}
+if grep -qw vboxsf /proc/filesystems; then
+	i=0
+	for opts in "uid=0,gid=0,ttl=200,dmode=755,fmode=644,dmask=022,fmask=133,nls=utf8" \
+		"iocharset=utf8,umask=027" "rw,nodev,nosuid,relatime,nofail,_netdev" \
+		"dcachettl=10,inodettl=10,maxiopages=64,dirbuf=65536,cache=read,tag=t,uid=0" \
+		"uid=4294967294,gid=4294967294,ttl=0,dmode=0,fmode=0,dmask=7777,fmask=7777"; do
+		i=$((i + 1))
+		kernel_parses vboxsf-options-$i vboxsf "cannot reach the VirtualBox guest device" mount.vboxsf share "$TMP/mvbox" "$opts"
+	done
+else
+	skipt vboxsf-options "no vboxsf module in this kernel"
+fi
+if grep -qw virtiofs /proc/filesystems; then
+	for opts in "" dax dax=always dax=never dax=inode "ro,relatime,nofail"; do
+		kernel_parses "virtiofs-options-${opts:-none}" virtiofs "tag <nosuchtag> not found" mount.virtiofs nosuchtag "$TMP/mvfs" "$opts"
+	done
+else
+	skipt virtiofs-options "no virtiofs module in this kernel"
+fi
+exit 0
