@@ -217,10 +217,10 @@ static void warn_dropped(struct mopt_ctx *ctx, const char *opt, size_t len,
 	(void)ctx;
 	if (why == MOPT_UNKNOWN)
 		warn_msg("ignoring unknown option '", shown(buf, sizeof(buf),
-			 opt, len), "' (-s)", NULL);
+			 opt, len), "' (-s)");
 	else
 		warn_msg("dropping '", shown(buf, sizeof(buf), opt, len),
-			 "': ", mopt_reason_text(why), NULL);
+			 "': ", mopt_reason_text(why));
 }
 
 /* The accepted values of the option named in a bad "name=value". */
@@ -282,13 +282,12 @@ static _Noreturn void die_option(const struct mopt_ctx *ctx)
 		die_msg(EXIT_USAGE, "mount options too long: the ", ctx->fs->type,
 			" mount data would be ", num, " bytes, the kernel takes "
 			"at most 4095 (nothing was mounted; options are never "
-			"cut)", NULL);
+			"cut)");
 	}
 	shown(buf, sizeof(buf), ctx->err_opt, ctx->err_len);
 	if (ctx->error == MOPT_LOOKUP_FAILED)
 		die_msg(EXIT_SYSTEM, "option '", buf, "': cannot read "
-			"/etc/passwd or /etc/group: ", errno_text(ctx->err_errno),
-			NULL);
+			"/etc/passwd or /etc/group: ", errno_text(ctx->err_errno));
 	extra[0] = '\0';
 	if (ctx->error == MOPT_CHOICE || ctx->error == MOPT_RANGE ||
 	    ctx->error == MOPT_OCTAL_BITS || ctx->error == MOPT_NOT_OCTAL ||
@@ -297,9 +296,9 @@ static _Noreturn void die_option(const struct mopt_ctx *ctx)
 	if (ctx->error == MOPT_UNKNOWN)
 		die_msg(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
 			"' (-s drops unknown options with a warning; --help "
-			"lists the options)", NULL);
+			"lists the options)");
 	die_msg(EXIT_USAGE, "bad option '", buf, "': ",
-		mopt_reason_text(ctx->error), extra, NULL);
+		mopt_reason_text(ctx->error), extra);
 }
 
 /* ---- namespaces -------------------------------------------------------- */
@@ -320,10 +319,10 @@ static void enter_mount_ns(const char *ns)
 	}
 	fd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		die_msg(EXIT_SYSTEM, "-N ", ns, ": ", errno_text(errno), NULL);
+		die_msg(EXIT_SYSTEM, "-N ", ns, ": ", errno_text(errno));
 	if (setns(fd, CLONE_NEWNS) < 0)
 		die_msg(EXIT_SYSTEM, "-N ", ns, ": cannot enter the mount "
-			"namespace: ", errno_text(errno), NULL);
+			"namespace: ", errno_text(errno));
 	close(fd);
 }
 
@@ -374,25 +373,25 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 
 	if ((err == ENOENT || err == ENOTDIR) && stat(dir, &st) < 0)
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": mount point ", dir,
-			": ", errno_text(errno), NULL);
+			": ", errno_text(errno));
 	if (err == ENOTDIR)
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": mount point ", dir,
-			" is not a directory", NULL);
+			" is not a directory");
 	switch (err) {
 	case ENODEV:
 		if (fs_registered(type) && h->fs == &mopt_fs_vboxsf)
 			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the vboxsf "
 				"driver cannot reach the VirtualBox guest device: "
 				"not a VirtualBox VM, or vboxguest is not loaded "
-				"(see dmesg)", NULL);
+				"(see dmesg)");
 		if (fs_registered(type))
 			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no such "
-				"device (see dmesg)", NULL);
+				"device (see dmesg)");
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the kernel does "
 			"not know filesystem type ", type, ": load its module "
 			"(modprobe ", is_9p_xen(h) ? "9p 9pnet_xen" :
 			h->fs == &mopt_fs_9p ? "9p 9pnet_virtio" :
-			h->fs->modules, ")", NULL);
+			h->fs->modules, ")");
 	case ENOENT:
 	case ENXIO:
 	case EPROTO:
@@ -401,18 +400,17 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 				"has no shared folder named '", src, "': define "
 				"it in the VM settings (Shared Folders, or "
 				"VBoxManage sharedfolder add VM --name ", src,
-				" --hostpath DIR)", NULL);
+				" --hostpath DIR)");
 		if (h->fs == &mopt_fs_9p && err == ENOENT)
 			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no virtio "
 				"9p device has the mount tag '", src, "' "
-				"(mount-shared -l lists the tags)", NULL);
+				"(mount-shared -l lists the tags)");
 		break;
 	case EPROTONOSUPPORT:
 		if (h->fs == &mopt_fs_9p)
 			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no 9p "
 				"transport module loaded (modprobe ",
-				is_9p_xen(h) ? "9pnet_xen" : "9pnet_virtio", ")",
-				NULL);
+				is_9p_xen(h) ? "9pnet_xen" : "9pnet_virtio", ")");
 		break;
 	case EINVAL:
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the kernel "
@@ -421,18 +419,18 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 			"this tag, or an option is wrong" : is_9p_xen(h) ?
 			"no Xen 9pfs device has this tag, or an option is wrong"
 			: "an option value or the source is wrong",
-			"; the kernel log says which: dmesg | tail", NULL);
+			"; the kernel log says which: dmesg | tail");
 	case EBUSY:
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": ", dir, " is "
-			"busy, or ", src, " is already mounted there", NULL);
+			"busy, or ", src, " is already mounted there");
 	case EPERM:
 	case EACCES:
 		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": permission "
-			"denied: mounting needs root (CAP_SYS_ADMIN)", NULL);
+			"denied: mounting needs root (CAP_SYS_ADMIN)");
 	default:
 		break;
 	}
-	die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": ", errno_text(err), NULL);
+	die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": ", errno_text(err));
 }
 
 /* mount("SRC", "DIR", "TYPE", FLAGS, "DATA"), as strace shows it. */
@@ -447,7 +445,7 @@ static void print_call(const struct helper *h)
 	write_strs(1, "mount(\"", src, "\", \"", dir, "\", \"", h->fs->type,
 		   "\", ", flags, ", ", h->have_data ? "\"" : "",
 		   h->have_data ? data : "NULL", h->have_data ? "\"" : "",
-		   ")\n", NULL);
+		   ")\n");
 }
 
 /* Default msize for trans=xen: a request must fit the shared ring. Since
@@ -541,8 +539,7 @@ static int run_mount(struct helper *h, int quiet, int *errno_out)
 
 static _Noreturn void usage_error(const char *what, const char *arg)
 {
-	die_msg(EXIT_USAGE, what, arg, " (try ", applet_name, " --help)",
-		NULL);
+	die_msg(EXIT_USAGE, what, arg, " (try ", applet_name, " --help)");
 }
 
 static void show_help(void)
@@ -550,7 +547,7 @@ static void show_help(void)
 	const struct applet *a = find_applet(applet_name);
 
 	write_strs(1, a && a->usage[0] ? a->usage
-		   : "(help text not configured in)\n", NULL);
+		   : "(help text not configured in)\n");
 	_exit(EXIT_OK);
 }
 
@@ -619,8 +616,7 @@ static int helper_main(int argc, char **argv, const struct mopt_fs *fs)
 	if (n != 2)
 		die_msg(EXIT_USAGE, n < 2 ? "missing operand: " : "too many "
 			"operands: ", "expected ", fs == &mopt_fs_vboxsf ?
-			"SHARE" : "TAG", " DIR (try ", applet_name, " --help)",
-			NULL);
+			"SHARE" : "TAG", " DIR (try ", applet_name, " --help)");
 	h.source = argv[1];
 	h.target = argv[2];
 	if (h.ns)
@@ -904,7 +900,7 @@ static unsigned wanted_kinds(const struct shared_args *a,
 	if (strcmp(a->type, "vboxsf") == 0)
 		return all & 1u << SHARE_VBOXSF;
 	die_msg(EXIT_USAGE, "-t ", a->type, ": not a type mount-shared "
-		"handles (9p, virtiofs, vboxsf, as configured in)", NULL);
+		"handles (9p, virtiofs, vboxsf, as configured in)");
 }
 
 static void list_tags(unsigned kinds, struct outbuf *ob)
@@ -972,7 +968,7 @@ int mount_shared_main(int argc, char **argv)
 	if (n != 2)
 		die_msg(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
 			"operands", ": expected TAG DIR (try mount-shared "
-			"--help)", NULL);
+			"--help)");
 	h.source = argv[1];
 	h.target = argv[2];
 

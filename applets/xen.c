@@ -243,7 +243,8 @@ size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 /* ---- diagnostics (the scripts' slow path) ------------------------------ */
 
 /* The scripts print `echo "ERROR: " "$@" >&2`: note the two spaces. */
-static _Noreturn void xen_error(int status, const char *first, ...)
+#define xen_error(status, ...) xen_error_list(status, __VA_ARGS__, STR_LIST_END)
+static _Noreturn void xen_error_list(int status, const char *first, ...)
 {
 	char buf[8192];
 	size_t len = 0;
@@ -274,23 +275,21 @@ static void check_hypervisor_type(void)
 	xen_read_type(&xt);
 	if (xt.err == ENOENT || xt.err == ENOTDIR)
 		xen_error(EXIT_NOT_XEN,
-			  "Can't find hypervisor information in sysfs!", NULL);
+			  "Can't find hypervisor information in sysfs!");
 	if (xt.err == EFBIG)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE " is larger than a page", NULL);
+			  SYSFS_TYPE " is larger than a page");
 	if (xt.err)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE ": ", errno_text(xt.err), NULL);
+			  SYSFS_TYPE ": ", errno_text(xt.err));
 	if (strcmp(xt.value, "xen") == 0)
 		return;
 	if (xt.len == 0)
-		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs!",
-			  NULL);
+		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs!");
 	/* Printed as the script prints it, but control bytes escaped: a
 	 * sysfs value must not move the cursor of the reader's terminal. */
 	escape_octal(shown, sizeof(shown), xt.value, xt.len, 0);
-	xen_error(EXIT_NOT_XEN, "Hypervisor is not xen but '", shown, "'!",
-		  NULL);
+	xen_error(EXIT_NOT_XEN, "Hypervisor is not xen but '", shown, "'!");
 }
 
 /* Stricter than the scripts: a version that is not a plain decimal
@@ -302,23 +301,23 @@ static _Noreturn void bad_version(const struct xen_version *xv)
 
 	if (xv->err)
 		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
-			  xv->bad_file, ": ", errno_text(xv->err), NULL);
+			  xv->bad_file, ": ", errno_text(xv->err));
 	if (len == 0)
 		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
-			  ": the file is empty", NULL);
+			  ": the file is empty");
 	if (len < XEN_VERSION_FILE_MAX && xv->raw[len - 1] == '\n')
 		len--;   /* sysfs's own newline is not part of the value */
 	escape_octal(shown, sizeof(shown), xv->raw, len, 0);
 	xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file, ": '",
 		  shown, len == XEN_VERSION_FILE_MAX ? "...'" : "'",
-		  " (expected a decimal number up to 4294967295)", NULL);
+		  " (expected a decimal number up to 4294967295)");
 }
 
 static _Noreturn void no_version_dir(const char *v)
 {
 	xen_error(EXIT_NO_TOOLS, "Can't find version ", v, " of xen utils "
 		  "(maybe xen-utils-", v, " was already removed before "
-		  "rebooting out of Xen ", v, "), bailing out!", NULL);
+		  "rebooting out of Xen ", v, "), bailing out!");
 }
 
 /* Fills dir with /usr/lib/xen-VERSION and says whether it is a directory
@@ -391,7 +390,7 @@ static _Noreturn void exec_xen_tool(const char *command, char **argv)
 		no_version_dir(xv.str);
 	/* Written in pieces: a command too long for path[] is not cut. */
 	xen_error(EXIT_NO_TOOLS, "Unable to execute " XEN_LIB_PREFIX, xv.str,
-		  "/bin/", command, NULL);
+		  "/bin/", command);
 }
 
 int xen_utils_wrapper_main(int argc, char **argv)
@@ -422,7 +421,7 @@ static const char *script_name(const char *argv0)
 static void deprecated_warning(const char *argv0)
 {
 	write_strs(2, "warning: something called deprecated script ",
-		   script_name(argv0), "\n", NULL);
+		   script_name(argv0), "\n");
 }
 
 int xen_toolstack_main(int argc, char **argv)

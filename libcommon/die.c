@@ -33,7 +33,7 @@ static void vwarn(const char *first, va_list ap)
 	write_all(2, buf, len);
 }
 
-void warn_msg(const char *first, ...)
+void warn_msg_list(const char *first, ...)
 {
 	va_list ap;
 
@@ -42,7 +42,7 @@ void warn_msg(const char *first, ...)
 	va_end(ap);
 }
 
-_Noreturn void die_msg(int status, const char *first, ...)
+_Noreturn void die_msg_list(int status, const char *first, ...)
 {
 	va_list ap;
 

@@ -25,7 +25,7 @@ struct install_ctx {
 
 static int fail(const struct install_ctx *ic, const char *path, int err)
 {
-	warn_msg(ic->root, "/", path, ": ", errno_text(err), NULL);
+	warn_msg(ic->root, "/", path, ": ", errno_text(err));
 	return 1;
 }
 
@@ -155,14 +155,14 @@ int forkless_install(int argc, char **argv)
 		else
 			die_msg(2, "--install: unknown option -",
 				(char[]){ (char)os.bad_option, 0 },
-				" (usage: forkless --install [-s] DIR)", NULL);
+				" (usage: forkless --install [-s] DIR)");
 	}
 	if (os.noperands != 1)
-		die_msg(2, "usage: forkless --install [-s] DIR", NULL);
+		die_msg(2, "usage: forkless --install [-s] DIR");
 	ic.root = os.operands[0];
 	ic.rootfd = open(ic.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ic.rootfd < 0)
-		die_msg(1, ic.root, ": ", errno_text(errno), NULL);
+		die_msg(1, ic.root, ": ", errno_text(errno));
 	if (install_binary(&ic))
 		return 1;
 	return for_each_install_link(install_link, &ic) ? 1 : 0;

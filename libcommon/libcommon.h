@@ -66,14 +66,23 @@ int forkless_install(int argc, char **argv);
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 
-/* Write the NULL-terminated list of strings to fd as one write(2) where it
- * fits in 4 KiB (so concurrent writers do not interleave), else in parts. */
-int write_strs(int fd, const char *first, ...);
+/* The string-list helpers below take any number of strings; the macros
+ * end the list with a typed null pointer, so call sites never write the
+ * sentinel (a bare NULL may be an int 0, which va_arg(const char *) must
+ * not read). */
+#define STR_LIST_END ((const char *)0)
+
+/* Write the strings to fd as one write(2) where they fit in 4 KiB (so
+ * concurrent writers do not interleave), else in parts, never cut. */
+int write_strs_list(int fd, const char *first, ...);
+#define write_strs(fd, ...) write_strs_list(fd, __VA_ARGS__, STR_LIST_END)
 
 /* "APPLET: " + strings + "\n" on stderr. */
-void warn_msg(const char *first, ...);
+void warn_msg_list(const char *first, ...);
+#define warn_msg(...) warn_msg_list(__VA_ARGS__, STR_LIST_END)
 /* warn_msg(), then _exit(status). */
-_Noreturn void die_msg(int status, const char *first, ...);
+_Noreturn void die_msg_list(int status, const char *first, ...);
+#define die_msg(status, ...) die_msg_list(status, __VA_ARGS__, STR_LIST_END)
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */

@@ -29,7 +29,7 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 	if (!(a->flags & APPLET_ARGS_PASSTHROUGH) && argc >= 2 &&
 	    strcmp(argv[1], "--help") == 0) {
 		write_strs(1, a->usage[0] ? a->usage
-			   : "(help text not configured in)\n", NULL);
+			   : "(help text not configured in)\n");
 		return 0;
 	}
 	return a->main(argc, argv);
@@ -59,7 +59,7 @@ static int print_path(const char *path, const char *link_to, void *ctx)
 {
 	(void)link_to;
 	(void)ctx;
-	write_strs(1, path, "\n", NULL);
+	write_strs(1, path, "\n");
 	return 0;
 }
 
@@ -69,12 +69,12 @@ static void list_applets(int full)
 	const struct applet *a = applet_table(&n);
 
 	if (full) {
-		write_strs(1, FORKLESS_INSTALL_PATH "\n", NULL);
+		write_strs(1, FORKLESS_INSTALL_PATH "\n");
 		for_each_install_link(print_path, NULL);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		write_strs(1, a[i].name, "\n", NULL);
+		write_strs(1, a[i].name, "\n");
 }
 
 static int multiplexer(int argc, char **argv)
@@ -84,20 +84,22 @@ static int multiplexer(int argc, char **argv)
 
 	applet_name = "forkless";
 	if (!arg) {
-		write_strs(2, multiplexer_usage, NULL);
+		write_strs(2, multiplexer_usage);
 		return 2;
 	}
 	if (strcmp(arg, "--help") == 0) {
 		if (argc < 3) {
-			write_strs(1, multiplexer_usage, "\nApplets:\n", NULL);
+			write_strs(1, multiplexer_usage, "\nApplets:\n");
 			list_applets(0);
 			return 0;
 		}
 		a = find_applet(argv[2]);
-		if (!a)
-			die_msg(127, "applet not found: ", argv[2], NULL);
+		if (!a) {
+			warn_msg("applet not found: ", argv[2]);
+			return 127;
+		}
 		write_strs(1, a->usage[0] ? a->usage
-			   : "(help text not configured in)\n", NULL);
+			   : "(help text not configured in)\n");
 		return 0;
 	}
 	if (strcmp(arg, "--list") == 0 || strcmp(arg, "--list-full") == 0) {
@@ -107,12 +109,12 @@ static int multiplexer(int argc, char **argv)
 	if (strcmp(arg, "--install") == 0) {
 		if (!ENABLE_FORKLESS_INSTALL)
 			die_msg(2, "--install is not configured in "
-				"(FORKLESS_INSTALL)", NULL);
+				"(FORKLESS_INSTALL)");
 		return forkless_install(argc - 1, argv + 1);
 	}
 	if (arg[0] == '-')
 		die_msg(2, "unknown option: ", arg,
-			" (try forkless --help)", NULL);
+			" (try forkless --help)");
 	a = find_applet(path_basename(arg));
 	if (a)
 		return run_applet(a, argc - 1, argv + 1);
@@ -120,7 +122,7 @@ static int multiplexer(int argc, char **argv)
 	 * any other name is a typo, not a Xen tool to look for. */
 	if (ENABLE_XEN_UTILS_WRAPPER && is_wrapped_tool(path_basename(arg)))
 		return xen_utils_wrapper_main(argc - 1, argv + 1);
-	die_msg(127, "applet not found: ", arg, NULL);
+	die_msg(127, "applet not found: ", arg);
 }
 
 int main(int argc, char **argv)
@@ -138,5 +140,5 @@ int main(int argc, char **argv)
 	/* Any other name is a Xen tool behind Debian's wrapper symlinks. */
 	if (ENABLE_XEN_UTILS_WRAPPER)
 		return xen_utils_wrapper_main(argc, argv);
-	die_msg(127, "applet not found: ", name, NULL);
+	die_msg(127, "applet not found: ", name);
 }

@@ -51,6 +51,7 @@ void outbuf_putc(struct outbuf *ob, char c)
 void outbuf_put_u64(struct outbuf *ob, uint64_t v)
 {
 	char digits[20];
+	size_t n = fmt_u64(digits, v);
 
-	outbuf_put(ob, digits, fmt_u64(digits, v));
+	outbuf_put(ob, digits, n);
 }

@@ -51,7 +51,7 @@ static int write_strs_va(int fd, const char *first, va_list ap)
 	return len ? write_all(fd, buf, len) : 0;
 }
 
-int write_strs(int fd, const char *first, ...)
+int write_strs_list(int fd, const char *first, ...)
 {
 	va_list ap;
 	int ret;
