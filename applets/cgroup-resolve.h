@@ -1,0 +1,90 @@
+/* cgroup-resolve.h - the pure parts of cgroup-resolve, shared with the
+ * unit tests: id parsing, mountinfo lines, the visibility rule for paths
+ * the kernel gives back, and the in-memory index of a walked tree. */
+#ifndef FORKLESS_CGROUP_RESOLVE_H
+#define FORKLESS_CGROUP_RESOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define CGR_NONE UINT32_MAX          /* "no node" in parent/child links */
+#define CGR_PATH_MAX 8192            /* longest relative path we print */
+
+/* A cgroup id as users write it: decimal, or hex with 0x/0X.
+ * 0, or -EINVAL (not a number) / -ERANGE (more than 64 bits). */
+int cgr_parse_id(const char *s, size_t len, uint64_t *id);
+
+/* One line of /proc/self/mountinfo (without its newline): when it is a
+ * cgroup2 mount whose root is "/", copy its unescaped mount point into
+ * dir (NUL-terminated) and return 1; else 0 (also when it does not fit). */
+int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
+			  size_t cap);
+
+/* A path readlink gave for a cgroup opened through the mount at prefix:
+ * the offset of the part below the mount ("" for the mount's root, else
+ * "/a/b"), or -1 when the cgroup is not visible through the mount (the
+ * path is outside it, or "/" for a root we cannot reach). */
+ssize_t cgr_path_below(const char *path, size_t len, const char *prefix,
+		       size_t plen);
+/* Does a readlink result end in " (deleted)"? */
+int cgr_path_deleted(const char *path, size_t len);
+
+/* The index of a tree: nodes in the order they were found (every node
+ * after its parent), children linked in listing order, and an open
+ * addressing hash from id to node. Dead nodes (removed cgroups) stay in
+ * the arrays but are unlinked and out of the hash. */
+struct cgr_node {
+	uint64_t id;
+	uint32_t parent;
+	uint32_t first_child;
+	uint32_t next_sibling;
+	uint32_t name_off;         /* NUL-terminated name in names[] */
+	uint16_t name_len;
+	uint8_t dead;
+};
+
+struct cgr_index {
+	struct cgr_node *nodes;
+	uint32_t count, cap, dead;
+	char *names;
+	size_t names_len, names_cap;
+	uint32_t *slots;           /* node + 1; 0 empty; CGR_TOMB removed */
+	uint32_t nslots, used;     /* used: slots not empty (tombs too) */
+};
+
+void cgr_index_init(struct cgr_index *ix);
+void cgr_index_free(struct cgr_index *ix);
+void cgr_index_clear(struct cgr_index *ix);
+/* Append a node under parent (CGR_NONE for the root) after the child
+ * `after` (CGR_NONE: as the first child). Not hashed: call
+ * cgr_index_hash_all() after a walk, or cgr_index_hash_add(). Returns
+ * the node, or CGR_NONE when out of memory. */
+uint32_t cgr_index_add(struct cgr_index *ix, uint64_t id, uint32_t parent,
+		       uint32_t after, const char *name, size_t len);
+int cgr_index_hash_all(struct cgr_index *ix);       /* 0 or -ENOMEM */
+int cgr_index_hash_add(struct cgr_index *ix, uint32_t node);
+uint32_t cgr_index_find(const struct cgr_index *ix, uint64_t id);
+/* The child of parent named name, or CGR_NONE. */
+uint32_t cgr_index_child(const struct cgr_index *ix, uint32_t parent,
+			 const char *name, size_t len);
+/* Remove node and its subtree: unlink, mark dead, drop from the hash. */
+void cgr_index_remove(struct cgr_index *ix, uint32_t node);
+/* The path of node below the root ("" for the root, else "/a/b") into
+ * buf (NUL-terminated): its length, or -ENAMETOOLONG. */
+ssize_t cgr_index_path(const struct cgr_index *ix, uint32_t node, char *buf,
+		       size_t cap);
+/* Pre-order successor of node (parents before children), skipping
+ * nothing: dead nodes are unlinked. CGR_NONE after the last. */
+uint32_t cgr_index_next(const struct cgr_index *ix, uint32_t node);
+
+/* The changes from old to new as a watcher reports them: '-' for a node
+ * of old whose id is gone from new or whose path changed (children
+ * first), then '+' for the nodes of new that old lacks or had elsewhere
+ * (parents first). emit() gets the node's index in its own tree. */
+typedef void cgr_emit_fn(void *ctx, char sign, const struct cgr_index *ix,
+			 uint32_t node);
+void cgr_index_diff(const struct cgr_index *old, const struct cgr_index *new,
+		    cgr_emit_fn *emit, void *ctx);
+
+#endif

@@ -1,0 +1,120 @@
+#!/bin/bash
+# Benchmark: resolving cgroup ids to paths (issue 3).
+#
+# A tree of NCG (default 2,050) cgroups in a fresh cgroup2 mount in a
+# private mount namespace; NIDS (default 10,000) ids drawn from it. Four
+# ways to turn them into paths:
+#   forkless handles  cgroup-resolve -      open_by_handle_at+readlink+close
+#   forkless walk     cgroup-resolve --walk -   one getdents64 walk, no stat
+#   stat-per-entry    tests/cgroup/statwalk.c: readdir + fstatat on every
+#                     entry (what bcc/bpftrace-style resolvers do), one walk
+#   find -inum        `find MOUNT -inum ID` per id (what admins type);
+#                     sampled on NFIND ids and scaled
+# Syscalls counted with strace -f -c; time is the best of 3 runs without
+# strace. Prints a Markdown table (docs/cgroup-resolve.md quotes it), the
+# ratios to forkless handle mode, and PASS/FAIL for the issue's targets.
+. "$(dirname "$0")/../cgroup/lib-cgroup.sh"
+cg_setup bench-cgroup || exit 0
+for t in strace gcc shuf find; do
+	command -v $t >/dev/null || { skip bench-cgroup "$t not installed"; exit 0; }
+done
+NCG=${NCG:-2050} NIDS=${NIDS:-10000} NFIND=${NFIND:-20}
+
+gcc -O2 -Wall -Wextra -o "$CG_WORK/statwalk" "$TOP/tests/cgroup/statwalk.c" ||
+	{ fail bench-cgroup/statwalk "does not compile"; exit 0; }
+parents=$(( (NCG + 40) / 41 ))
+for i in $(seq 1 "$parents"); do
+	mkdir "$T/p$i"
+	(cd "$T/p$i" && mkdir $(seq -f 'c%g' 1 40))
+done
+find "$T" -type d -printf '%i\n' >"$CG_WORK/tree-ids"
+ncg=$(wc -l <"$CG_WORK/tree-ids")
+nall=$(find "$M" -type d | wc -l)
+shuf -r -n "$NIDS" "$CG_WORK/tree-ids" >"$CG_WORK/ids"
+info "tree: $ncg cgroups below $T ($nall in the whole mount), $NIDS ids"
+
+# best_ms CMD...: the best wall time of 3 runs, in ms (stdin: the ids)
+best_ms() {
+	local best= i s e ms
+	for i in 1 2 3; do
+		s=$EPOCHREALTIME
+		"$@" <"$CG_WORK/ids" >/dev/null 2>&1
+		e=$EPOCHREALTIME
+		ms=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", (e - s) * 1000 }')
+		[ -z "$best" ] && best=$ms
+		best=$(awk -v a="$best" -v b="$ms" 'BEGIN { print (b < a ? b : a) }')
+	done
+	echo "$best"
+}
+# counts CMD...: "TOTAL STATS" syscalls (stat-family: stat, lstat,
+# newfstatat, statx, fstat) of CMD with the ids on stdin
+counts() {
+	strace -f -c -o "$CG_WORK/c.out" "$@" <"$CG_WORK/ids" >/dev/null 2>&1
+	awk '$NF == "total" { t = $4 }
+	     $NF ~ /^(stat|lstat|fstat|newfstatat|statx)$/ { s += $4 }
+	     END { print t + 0, s + 0 }' "$CG_WORK/c.out"
+}
+
+CR_H=($CR -m "$M" -)
+CR_W=($CR -m "$M" --walk -)
+SW=("$CG_WORK/statwalk" "$M")
+
+# correctness first: all three give the same answers
+"${CR_H[@]}" <"$CG_WORK/ids" >"$CG_WORK/h.out"
+"${CR_W[@]}" <"$CG_WORK/ids" >"$CG_WORK/w.out"
+"${SW[@]}" <"$CG_WORK/ids" >"$CG_WORK/s.out"
+cmp -s "$CG_WORK/h.out" "$CG_WORK/w.out" && cmp -s "$CG_WORK/h.out" "$CG_WORK/s.out" &&
+	[ "$(grep -c '?$' "$CG_WORK/h.out")" = 0 ] &&
+	pass bench-cgroup/same-answers || fail bench-cgroup/same-answers "outputs differ"
+
+read -r h_sys h_stat <<<"$(counts "${CR_H[@]}")"
+read -r w_sys w_stat <<<"$(counts "${CR_W[@]}")"
+read -r s_sys s_stat <<<"$(counts "${SW[@]}")"
+h_ms=$(best_ms "${CR_H[@]}")
+w_ms=$(best_ms "${CR_W[@]}")
+s_ms=$(best_ms "${SW[@]}")
+
+# find: NFIND ids timed, 3 counted with strace; scaled to per id
+head -n "$NFIND" "$CG_WORK/ids" >"$CG_WORK/find-ids"
+s=$EPOCHREALTIME
+while read -r id; do find "$M" -inum "$id" >/dev/null; done <"$CG_WORK/find-ids"
+e=$EPOCHREALTIME
+f_ms_per=$(awk -v s="$s" -v e="$e" -v n="$NFIND" 'BEGIN { printf "%.3f", (e - s) * 1000 / n }')
+head -n 3 "$CG_WORK/ids" | while read -r id; do echo "$id"; done >"$CG_WORK/f3"
+strace -f -c -o "$CG_WORK/c.out" bash -c 'while read -r id; do find "$1" -inum "$id" >/dev/null; done' _ "$M" <"$CG_WORK/f3"
+read -r f3_sys f3_stat <<<"$(awk '$NF == "total" { t = $4 } $NF ~ /^(stat|lstat|fstat|newfstatat|statx)$/ { s += $4 } END { print t + 0, s + 0 }' "$CG_WORK/c.out")"
+
+per() { awk -v a="$1" -v n="$2" 'BEGIN { v = a / n; printf (v >= 100 ? "%.0f" : v >= 1 ? "%.2f" : "%.4f"), v }'; }
+us() { awk -v ms="$1" -v n="$2" 'BEGIN { printf "%.2f", ms * 1000 / n }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else { v = a / b; printf (v >= 10 ? "%.0fx" : "%.1fx"), v } }'; }
+
+h_sid=$(per "$h_sys" "$NIDS") w_sid=$(per "$w_sys" "$NIDS") s_sid=$(per "$s_sys" "$NIDS")
+f_sid=$(per "$f3_sys" 3)
+h_us=$(us "$h_ms" "$NIDS") w_us=$(us "$w_ms" "$NIDS") s_us=$(us "$s_ms" "$NIDS")
+f_us=$(awk -v m="$f_ms_per" 'BEGIN { printf "%.0f", m * 1000 }')
+
+echo
+echo "cgroup id -> path: $NIDS ids, a tree of $ncg cgroups ($nall in the mount), $(uname -r)"
+echo
+echo "| method | syscalls | stat calls | syscalls/ID | time/ID | vs handles (syscalls, time) |"
+echo "|---|---:|---:|---:|---:|---:|"
+echo "| forkless handles (\`cgroup-resolve -\`) | $h_sys | $h_stat | $h_sid | ${h_us} µs | 1x, 1x |"
+echo "| forkless walk (\`--walk -\`) | $w_sys | $w_stat | $w_sid | ${w_us} µs | $(ratio "$w_sid" "$h_sid"), $(ratio "$w_us" "$h_us") |"
+echo "| stat-per-entry walk (statwalk.c) | $s_sys | $s_stat | $s_sid | ${s_us} µs | $(ratio "$s_sid" "$h_sid"), $(ratio "$s_us" "$h_us") |"
+echo "| \`find MOUNT -inum ID\` per id | $f3_sys (3 ids) | $f3_stat (3 ids) | $f_sid | ${f_us} µs | $(ratio "$f_sid" "$h_sid"), $(ratio "$f_us" "$h_us") |"
+echo
+echo "Index build (one walk of the mount): forkless $w_sys syscalls, $w_stat stat;" \
+	"stat-per-entry $s_sys syscalls, $s_stat stat: $(ratio "$s_sys" "$w_sys") fewer syscalls."
+echo
+
+info "cgroup handles: $h_sid syscalls/id, $h_us us/id"
+info "cgroup walk: $w_sys syscalls ($w_stat stat) for $nall cgroups, $w_us us/id"
+info "cgroup stat-per-entry: $s_sys syscalls ($s_stat stat), $s_us us/id"
+info "cgroup find -inum: $f_sid syscalls/id, $f_us us/id"
+
+# targets of issue 3
+awk -v v="$h_sid" 'BEGIN { exit !(v <= 3.05) }' &&
+	pass bench-cgroup/handles-3-syscalls-per-id || fail bench-cgroup/handles-3-syscalls-per-id "$h_sid"
+check bench-cgroup/walk-0-stat 0 "$w_stat"
+[ $((w_sys * 5)) -le "$s_sys" ] && pass bench-cgroup/walk-5x-fewer-syscalls ||
+	fail bench-cgroup/walk-5x-fewer-syscalls "walk $w_sys vs stat-per-entry $s_sys"
