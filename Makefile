@@ -122,8 +122,9 @@ defconfig: $(CONFIG_DEPS)
 allnoconfig allyesconfig olddefconfig: $(CONFIG_DEPS)
 	$(KCONFIG_CONF) --$@ Config.in
 savedefconfig: $(CONFIG_DEPS)
-	$(KCONFIG_CONF) --savedefconfig=defconfig Config.in
-	@echo "wrote ./defconfig (only the options that differ from defaults)"
+	@mkdir -p $(O)
+	$(KCONFIG_CONF) --savedefconfig=$(O)/defconfig Config.in
+	@echo "wrote $(O)/defconfig (only the options that differ from the defaults)"
 
 # ---- install, tests, benchmarks -----------------------------------------
 install: $(BIN)
@@ -141,7 +142,7 @@ bench: $(BIN)
 clean:
 	rm -rf build $(BIN)
 distclean: clean
-	rm -f .config .config.old defconfig
+	rm -f .config .config.old
 
 help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile

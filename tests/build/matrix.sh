@@ -91,6 +91,42 @@ out=$(make O="$mb/def-full" BIN="$mb/def-full/forkless" KCONFIG_CONFIG="$mb/def-
 check "build/touching applets/xen.c rebuilds only it" "  CC      applets/xen.c
   LD      $mb/def-full/forkless" "$out"
 
+# savedefconfig: a minimal file that reproduces the configuration.
+make -s O="$mb/def-dom0" KCONFIG_CONFIG="$mb/def-dom0/.config" savedefconfig >/dev/null 2>&1
+mkdir -p "$mb/resaved"
+cp "$mb/def-dom0/defconfig" "$mb/resaved.defconfig" 2>/dev/null &&
+	KCONFIG_CONFIG="$mb/resaved/.config" kconfig-conf --defconfig="$mb/resaved.defconfig" Config.in >/dev/null 2>&1
+if [ -s "$mb/def-dom0/defconfig" ] && diff <(grep -v '^#' "$mb/def-dom0/.config" | grep .) \
+	<(grep -v '^#' "$mb/resaved/.config" | grep .) >/dev/null; then
+	pass "build/savedefconfig reproduces the configuration"
+else
+	fail "build/savedefconfig reproduces the configuration" "$(cat "$mb/def-dom0/defconfig" 2>&1)"
+fi
+
+# make install DESTDIR=...: the binary and Debian's layout, relative links.
+dest=$(scratch destdir)
+if make -s O="$mb/def-full" BIN="$mb/def-full/forkless" KCONFIG_CONFIG="$mb/def-full/.config" \
+	install DESTDIR="$dest" >/dev/null 2>&1 &&
+	[ "$(readlink "$dest/usr/sbin/xl")" = ../lib/xen-common/bin/xen-utils-wrapper ] &&
+	[ -x "$dest/usr/bin/forkless" ] && [ "$(readlink -f "$dest/usr/sbin/xen")" = "$dest/usr/bin/forkless" ]; then
+	pass "build/make install DESTDIR"
+else
+	fail "build/make install DESTDIR" "$(ls -lR "$dest" 2>&1 | head -20)"
+fi
+rm -rf "$dest"
+
+# Missing tools, as root: installed with apt-get, saying so. (apt-get is a
+# recording stand-in here: the real one must not run in a test.)
+tb=$(scratch tools)
+for t in id sh cat; do ln -s "$(command -v $t)" "$tb/$t"; done
+printf '#!/bin/sh\necho "apt-get $*" >>"%s/calls"\n' "$tb" >"$tb/apt-get"; chmod 755 "$tb/apt-get"
+run_capture env PATH="$tb" /bin/sh config/need-tools.sh musl-gcc kconfig-conf
+check "tools/missing as root: says it installs them" \
+	"0 forkless build: installing musl-tools kconfig-frontends-nox with apt-get (needed to build)" "$RC ${ERR%$'\n'}"
+check "tools/missing as root: the apt-get call" \
+	"apt-get install -y -q --no-install-recommends musl-tools kconfig-frontends-nox" "$(cat "$tb/calls" 2>&1)"
+rm -rf "$tb"
+
 # Missing tools: a non-root user is told the exact command.
 if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	# A PATH with the basic tools but neither compiler nor kconfig.
