@@ -246,23 +246,11 @@ size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 #define xen_error(status, ...) xen_error_list(status, __VA_ARGS__, STR_LIST_END)
 static _Noreturn void xen_error_list(int status, const char *first, ...)
 {
-	char buf[8192];
-	size_t len = 0;
 	va_list ap;
 
-	str_append(buf, sizeof(buf), &len, "ERROR:  ", 8);
 	va_start(ap, first);
-	for (const char *s = first; s; s = va_arg(ap, const char *)) {
-		size_t n = strlen(s);
-		if (str_append(buf, sizeof(buf), &len, s, n) < 0) {
-			write_all(2, buf, len);
-			write_all(2, s, n);
-			len = 0;
-		}
-	}
+	write_line_va(2, "ERROR:  ", first, ap, "\n");
 	va_end(ap);
-	buf[len++] = '\n';
-	write_all(2, buf, len);
 	_exit(status);
 }
 

@@ -9,28 +9,15 @@ const char *applet_name = "forkless";
 
 static void vwarn(const char *first, va_list ap)
 {
-	char buf[4096];
+	char head[64];
 	size_t len = 0;
 
-	/* Build "name: a b c\n" in one buffer: one write(2) per message. */
-	str_append(buf, sizeof(buf), &len, applet_name, strlen(applet_name));
-	str_append(buf, sizeof(buf), &len, ": ", 2);
-	for (const char *s = first; s; s = va_arg(ap, const char *)) {
-		size_t n = strlen(s);
-		if (str_append(buf, sizeof(buf), &len, s, n) < 0) {
-			/* Longer than a page: write in parts, never cut. */
-			write_all(2, buf, len);
-			write_all(2, s, n);
-			len = 0;
-			buf[0] = '\0';
-		}
-	}
-	if (str_append(buf, sizeof(buf), &len, "\n", 1) < 0) {
-		write_all(2, buf, len);
-		write_all(2, "\n", 1);
-		return;
-	}
-	write_all(2, buf, len);
+	head[0] = '\0';
+	if (str_append(head, sizeof(head), &len, applet_name,
+		       strlen(applet_name)) < 0)
+		len = 0;   /* applet names are short; never reached */
+	str_append(head, sizeof(head), &len, ": ", 2);
+	write_line_va(2, head, first, ap, "\n");
 }
 
 void warn_msg_list(const char *first, ...)

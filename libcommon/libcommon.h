@@ -8,6 +8,7 @@
 #ifndef FORKLESS_LIBCOMMON_H
 #define FORKLESS_LIBCOMMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -76,6 +77,11 @@ int write_all(int fd, const void *buf, size_t len);
  * concurrent writers do not interleave), else in parts, never cut. */
 int write_strs_list(int fd, const char *first, ...);
 #define write_strs(fd, ...) write_strs_list(fd, __VA_ARGS__, STR_LIST_END)
+
+/* head + the strings up to a null pointer + tail, as one write(2) where it
+ * fits in 4 KiB. 0 or -errno. */
+int write_line_va(int fd, const char *head, const char *first, va_list ap,
+		  const char *tail);
 
 /* "APPLET: " + strings + "\n" on stderr. */
 void warn_msg_list(const char *first, ...);

@@ -23,32 +23,46 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Gather the strings into one buffer so a message is one write(2): two
- * processes writing to one terminal or log then never interleave lines. */
-static int write_strs_va(int fd, const char *first, va_list ap)
-{
+/* Gather pieces into one buffer so a message is one write(2): two
+ * processes writing to one terminal or log then never interleave lines.
+ * A piece that does not fit is written in parts, never cut. */
+struct gather {
+	int fd;
+	int ret;
+	size_t len;
 	char buf[4096];
-	size_t len = 0;
-	int ret = 0;
+};
 
-	for (const char *s = first; s; s = va_arg(ap, const char *)) {
-		size_t n = strlen(s);
-		if (n > sizeof(buf) - len) {
-			/* Does not fit: flush what we have, then write the
-			 * long piece directly. Never truncated. */
-			if (len && (ret = write_all(fd, buf, len)) < 0)
-				return ret;
-			len = 0;
-			if (n > sizeof(buf)) {
-				if ((ret = write_all(fd, s, n)) < 0)
-					return ret;
-				continue;
-			}
+static void gather_put(struct gather *g, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > sizeof(g->buf) - g->len) {
+		if (g->len && g->ret == 0)
+			g->ret = write_all(g->fd, g->buf, g->len);
+		g->len = 0;
+		if (n > sizeof(g->buf)) {
+			if (g->ret == 0)
+				g->ret = write_all(g->fd, s, n);
+			return;
 		}
-		memcpy(buf + len, s, n);
-		len += n;
 	}
-	return len ? write_all(fd, buf, len) : 0;
+	memcpy(g->buf + g->len, s, n);
+	g->len += n;
+}
+
+int write_line_va(int fd, const char *head, const char *first, va_list ap,
+		  const char *tail)
+{
+	struct gather g = { .fd = fd };
+
+	gather_put(&g, head);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		gather_put(&g, s);
+	gather_put(&g, tail);
+	if (g.len && g.ret == 0)
+		g.ret = write_all(fd, g.buf, g.len);
+	return g.ret;
 }
 
 int write_strs_list(int fd, const char *first, ...)
@@ -57,7 +71,7 @@ int write_strs_list(int fd, const char *first, ...)
 	int ret;
 
 	va_start(ap, first);
-	ret = write_strs_va(fd, first, ap);
+	ret = write_line_va(fd, "", first, ap, "");
 	va_end(ap);
 	return ret;
 }
