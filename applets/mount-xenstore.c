@@ -38,14 +38,13 @@ size_t xs_request(char *buf, size_t cap, uint32_t type, uint32_t req_id,
 
 static int xs_errno(const char *s, uint32_t len)
 {
-	static const struct { const char *name; int err; } names[] = {
+	static const struct { char name[7]; uint8_t err; } names[] = {
 		{ "ENOENT", ENOENT }, { "EACCES", EACCES },
 		{ "EINVAL", EINVAL }, { "EAGAIN", EAGAIN },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (len >= strlen(names[i].name) &&
-		    memcmp(s, names[i].name, strlen(names[i].name)) == 0)
+		if (len >= 6 && memcmp(s, names[i].name, 6) == 0)
 			return names[i].err;
 	return EIO;
 }
@@ -128,7 +127,8 @@ int xenstore_9pfs_tags(share_fn *fn, void *ctx)
 	/* The directory is NUL-separated names. */
 	for (uint32_t i = 0; i < llen && ret == 0;) {
 		const char *name = list + i;
-		size_t nlen = strnlen(name, llen - i);
+		const char *end = memchr(name, '\0', llen - i);
+		size_t nlen = end ? (size_t)(end - name) : llen - i;
 		char path[64];
 		size_t plen = 0;
 

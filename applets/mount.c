@@ -23,133 +23,100 @@
  */
 //applet:MOUNT_VBOXSF mount.vboxsf usr/sbin/mount.vboxsf mount_vboxsf_main 0
 //usage:Usage: mount.vboxsf SHARE DIR [-sfnvrwh] [-o OPTS] [-N NS]
-//usage:
-//usage:Mount the VirtualBox shared folder SHARE on DIR (what `mount -t vboxsf`
-//usage:runs). Options may come in any position.
-//usage:
-//usage:  -o OPTS  comma-separated options (may be repeated): VFS flags (ro rw
-//usage:           nosuid nodev noexec relatime noatime ...), fstab words that
-//usage:           are dropped (defaults nofail _netdev auto noauto user x-*
-//usage:           comment=), and vboxsf options:
-//usage:             nls=CHARSET (iocharset= too)  uid=USER  gid=GROUP
-//usage:             ttl=MS  dmode=OCT  fmode=OCT  dmask=OCT  fmask=OCT
-//usage:             umask=OCT (dmask and fmask)
-//usage:           VirtualBox's own driver only (dropped with a warning when
-//usage:           the mainline driver is loaded):
-//usage:             dcachettl=MS inodettl=MS maxiopages=N dirbuf=BYTES
-//usage:             cache=default|none|strict|read|readwrite tag=TEXT
-//usage:           USER and GROUP are numbers or names (/etc/passwd, /etc/group).
-//usage:           nodev is the default, as VirtualBox's helper does; `dev`
-//usage:           lifts it.
-//usage:  -s       sloppy: warn about unknown options and drop them
-//usage:  -f       fake: do everything but the mount(2) call
-//usage:  -v       print the mount(2) call made
-//usage:  -n       accepted for mount(8); /etc/mtab is never written
-//usage:  -r, -w   read-only, read-write
-//usage:  -N NS    mount in the mount namespace NS (a path or a pid)
-//usage:  -h       this help
-//usage:
+//usage:Mount VirtualBox shared folder SHARE on DIR; options in any position.
+//usage:  -o OPTS  VFS flags (ro rw nosuid nodev noexec relatime noatime ...),
+//usage:           fstab words (dropped: defaults nofail _netdev auto user x-*
+//usage:           comment=...) and: nls=CHARSET iocharset=CHARSET uid=USER
+//usage:           gid=GROUP ttl=MS dmode=OCT fmode=OCT dmask=OCT fmask=OCT
+//usage:           umask=OCT; VirtualBox's driver only (else dropped with a
+//usage:           warning): dcachettl=MS inodettl=MS maxiopages=N dirbuf=BYTES
+//usage:           cache=default|none|strict|read|readwrite tag=TEXT.
+//usage:           nodev is the default (`dev` lifts it)
+//usage:  -s  warn about unknown options and drop them   -f  no mount(2) call
+//usage:  -v  print the mount(2) call   -n  accepted (no /etc/mtab)
+//usage:  -r, -w  read-only, read-write  -N NS  enter mount namespace (path
+//usage:      or pid)   -h  this help
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure.
 //applet:MOUNT_9P mount.9p usr/sbin/mount.9p mount_9p_main 0
 //usage:Usage: mount.9p TAG DIR [-sfnvrwh] [-o OPTS] [-N NS]
-//usage:
-//usage:Mount the 9p share TAG on DIR (what `mount -t 9p` runs). Defaults
-//usage:when not given: trans=virtio, version=9p2000.L, and msize=512000
-//usage:(the virtio ring's limit) for trans=virtio or 262144 for trans=xen
-//usage:(65536 on kernels before 5.8, whose Xen ring is smaller). cache= is
-//usage:left to you: cache=loose (or fscache) is much faster for read-mostly
-//usage:shares.
-//usage:
-//usage:  -o OPTS  VFS flags and fstab words as for mount.vboxsf, and
-//usage:             trans=virtio|xen|tcp|unix|fd|rdma|usbg
-//usage:             version=9p2000|9p2000.u|9p2000.L  msize=BYTES (>= 4096)
-//usage:             cache=none|loose|fscache|mmap|readahead|writeback
-//usage:             access=user|any|client|USER  posixacl  dfltuid=USER
-//usage:             dfltgid=GROUP  afid=N  uname=NAME  aname=PATH  cachetag=T
-//usage:             nodevmap noextend noxattr directio ignoreqv locktimeout=N
-//usage:             debug=N|0xN  port=N  privport  rfdno=N  wfdno=N  sq=N
-//usage:             rq=N  timeout=N
-//usage:  -s -f -v -n -r -w -N -h   as for mount.vboxsf
-//usage:
+//usage:Mount 9p share TAG on DIR. Defaults: trans=virtio version=9p2000.L
+//usage:msize=512000 (trans=xen: 262144, before Linux 5.8 65536).
+//usage:  -o OPTS  flags and fstab words as for mount.vboxsf, and
+//usage:           trans=virtio|xen|tcp|unix|fd|rdma|usbg
+//usage:           version=9p2000|9p2000.u|9p2000.L msize=BYTES (>= 4096)
+//usage:           cache=none|loose|fscache|mmap|readahead|writeback
+//usage:           access=user|any|client|USER posixacl dfltuid=USER
+//usage:           dfltgid=GROUP afid=N uname=NAME aname=PATH cachetag=T
+//usage:           nodevmap noextend noxattr directio ignoreqv locktimeout=N
+//usage:           debug=N|0xN port=N privport rfdno=N wfdno=N sq=N rq=N
+//usage:           timeout=N
+//usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure.
 //applet:MOUNT_VIRTIOFS mount.virtiofs usr/sbin/mount.virtiofs mount_virtiofs_main 0
 //usage:Usage: mount.virtiofs TAG DIR [-sfnvrwh] [-o OPTS] [-N NS]
-//usage:
-//usage:Mount the virtio-fs share TAG on DIR (what `mount -t virtiofs` runs).
-//usage:
-//usage:  -o OPTS  VFS flags and fstab words as for mount.vboxsf, and
-//usage:             dax  dax=always|never|inode
-//usage:  -s -f -v -n -r -w -N -h   as for mount.vboxsf
-//usage:
+//usage:Mount virtio-fs share TAG on DIR.
+//usage:  -o OPTS  flags and fstab words as for mount.vboxsf, and dax
+//usage:           dax=always|never|inode
+//usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure.
 //applet:MOUNT_SHARED mount-shared usr/bin/mount-shared mount_shared_main 0
 //usage:Usage: mount-shared [-sfnvh] [-t TYPE] [-o OPTS] [-w SECONDS] [-N NS] TAG DIR
 //usage:       mount-shared -l
-//usage:
-//usage:Find which hypervisor share offers TAG and mount it on DIR with the
-//usage:matching helper's logic and defaults. Looked up in this order:
-//usage:  virtiofs     /sys/fs/virtiofs/*/tag (Linux 6.9+; on older kernels
-//usage:               virtio-fs devices are seen but their tags are not, and
-//usage:               TAG is tried on them last)
-//usage:  9p (virtio)  /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag
-//usage:  9p (Xen)     device/9pfs/*/tag in xenstore, through /dev/xen/xenbus
-//usage:  vboxsf       in a VirtualBox guest (/dev/vboxguest, or PCI device
-//usage:               80ee:cafe): any TAG is tried as a shared folder name
-//usage:
-//usage:  -l          list the tags found, one per line: TAG TYPE WHERE
-//usage:  -t TYPE     only 9p, virtiofs or vboxsf (`-t 9p -o trans=xen`: Xen)
-//usage:  -o OPTS     options for that filesystem (see its mount.TYPE --help)
-//usage:  -w SECONDS  wait up to SECONDS for TAG to appear (default 5, 0: no
-//usage:              wait), polling sysfs every 100 ms: at boot the device
-//usage:              may not be probed yet
+//usage:Find share TAG (virtiofs, virtio 9p, Xen 9pfs, VirtualBox) and mount it
+//usage:on DIR as mount.TYPE would.
+//usage:  -l          list the tags found: TAG TYPE WHERE
+//usage:  -t TYPE     only 9p, virtiofs or vboxsf (Xen: -t 9p -o trans=xen)
+//usage:  -o OPTS     options of that type (see mount.TYPE --help)
+//usage:  -w SECONDS  wait for TAG to appear (default 5, 0: no wait)
 //usage:  -s -f -v -n -N   as for mount.vboxsf
-//usage:
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure or TAG not found (the tags present are listed).
 
 //config:menu "Mount helpers for hypervisor shared folders"
 //config:
 //config:config MOUNT_VBOXSF
-//config:	bool "mount.vboxsf: VirtualBox shared folders (~19.5 KiB, engine included)"
+//config:	bool "mount.vboxsf: VirtualBox shared folders (~13 KiB, engine included)"
 //config:	default y
 //config:	help
 //config:	  A drop-in /sbin/mount.vboxsf for the mainline and VirtualBox
 //config:	  vboxsf drivers: options in any position, -s -f -v -n -N,
 //config:	  user and group names, fstab words (nofail, _netdev...).
-//config:	  The first helper enabled costs ~19 KiB (musl static, -Os):
-//config:	  the option engine and its tables (~8 KiB), the messages for
+//config:	  The first helper enabled costs ~13 KiB (musl static, -Os):
+//config:	  the option engine and its tables (~6 KiB), the messages for
 //config:	  each mount(2) errno, /etc/passwd lookup, -N; every further
-//config:	  helper adds only its own table (measured: +1.1 KiB mount.9p,
-//config:	  +0.5 KiB mount.virtiofs).
+//config:	  helper adds only its own table and logic (measured: +1.6 KiB
+//config:	  mount.9p, +0.3 KiB mount.virtiofs). --help texts add ~0.7
+//config:	  KiB per helper when FORKLESS_HELP is set.
 //config:
 //config:config MOUNT_9P
-//config:	bool "mount.9p: 9p shares, virtio and Xen (~1.1 KiB; ~19 KiB alone)"
+//config:	bool "mount.9p: 9p shares, virtio and Xen (~1.6 KiB; ~14 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /sbin/mount.9p with fast defaults (trans=virtio,
 //config:	  version=9p2000.L, msize=512000; a ring-sized msize for Xen).
-//config:	  Alone it costs ~19 KiB (the shared helper code and option
-//config:	  engine); next to mount.vboxsf, ~1.1 KiB.
+//config:	  Alone it costs ~14 KiB (the shared helper code and option
+//config:	  engine); next to mount.vboxsf, ~1.6 KiB.
 //config:
 //config:config MOUNT_VIRTIOFS
-//config:	bool "mount.virtiofs: virtio-fs shares (~0.5 KiB; ~18.5 KiB alone)"
+//config:	bool "mount.virtiofs: virtio-fs shares (~0.3 KiB; ~12.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /sbin/mount.virtiofs (dax, dax=always|never|inode). Alone
-//config:	  ~18.5 KiB (the shared helper code); next to another helper,
-//config:	  ~0.5 KiB.
+//config:	  ~12.5 KiB (the shared helper code); next to another helper,
+//config:	  ~0.3 KiB.
 //config:
 //config:config MOUNT_SHARED
-//config:	bool "mount-shared: mount a share by its tag (~8 KiB)"
+//config:	bool "mount-shared: mount a share by its tag (~5 KiB)"
 //config:	default y
 //config:	help
 //config:	  Finds TAG among virtiofs and virtio-9p tags (sysfs), Xen 9pfs
 //config:	  tags (xenstore) and, in a VirtualBox guest, vboxsf shares, waits
 //config:	  for it at boot (-w), and mounts it with the logic of whichever
-//config:	  of the helpers above are enabled. -l lists the tags.
+//config:	  of the helpers above are enabled. -l lists the tags. Next to
+//config:	  the three helpers ~5 KiB; alone ~17 KiB.
 //config:
 //config:endmenu
 
@@ -158,7 +125,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -176,6 +142,12 @@ enum {
 };
 
 #define MAX_OPTS 32
+
+/* Which filesystem a helper mounts. ENABLE_ first: a configuration
+ * without that helper then does not link its option table. */
+#define IS_VBOXSF(fs) (ENABLE_MOUNT_VBOXSF && (fs) == &mopt_fs_vboxsf)
+#define IS_9P(fs) (ENABLE_MOUNT_9P && (fs) == &mopt_fs_9p)
+#define IS_VIRTIOFS(fs) (ENABLE_MOUNT_VIRTIOFS && (fs) == &mopt_fs_virtiofs)
 #define P9_VIRTIO_MSIZE "512000"   /* PAGE_SIZE * (VIRTQUEUE_NUM - 3) */
 #define P9_XEN_MSIZE "262144"      /* see p9_xen_msize() */
 #define P9_XEN_MSIZE_OLD "65536"
@@ -186,6 +158,8 @@ struct helper {
 	const char *opts[MAX_OPTS];
 	unsigned nopts;
 	int fake, verbose, sloppy, ro, rw;
+	const char *type, *wait;   /* mount-shared: -t, -w */
+	int list;                  /* mount-shared: -l */
 	unsigned long flags;
 	char data[MOPT_DATA_MAX + 1];
 	int have_data;
@@ -194,18 +168,15 @@ struct helper {
 
 /* ---- messages ---------------------------------------------------------- */
 
-/* An option as shown in a message: control bytes escaped, at most ~200
+/* An option as shown in a message: control bytes escaped, at most ~60
  * bytes (a 5 KiB option is named, not echoed whole). */
 static const char *shown(char *buf, size_t cap, const char *s, size_t len)
 {
 	size_t max = (cap - 4) / 4;
 
-	if (len > max) {
-		escape_octal(buf, cap - 3, s, max, 0);
+	escape_octal(buf, cap, s, len > max ? max : len, 0);
+	if (len > max)
 		memcpy(buf + strlen(buf), "...", 4);
-		return buf;
-	}
-	escape_octal(buf, cap, s, len, 0);
 	return buf;
 }
 
@@ -215,88 +186,32 @@ static void warn_dropped(struct mopt_ctx *ctx, const char *opt, size_t len,
 	char buf[256];
 
 	(void)ctx;
+	shown(buf, sizeof(buf), opt, len);
 	if (why == MOPT_UNKNOWN)
-		warn_msg("ignoring unknown option '", shown(buf, sizeof(buf),
-			 opt, len), "' (-s)");
+		warn_msg("ignoring unknown option '", buf, "' (-s)");
 	else
-		warn_msg("dropping '", shown(buf, sizeof(buf), opt, len),
-			 "': ", mopt_reason_text(why));
-}
-
-/* The accepted values of the option named in a bad "name=value". */
-static void explain_choices(const struct mopt_ctx *ctx, char *out, size_t cap)
-{
-	const struct mopt_fs *fs = ctx->fs;
-	size_t nlen = strcspn(ctx->err_opt, "=,");
-	size_t len = 0;
-
-	out[0] = '\0';
-	if (nlen > ctx->err_len)
-		nlen = ctx->err_len;
-	for (unsigned i = 0; i < fs->nspecs; i++) {
-		const struct mopt_spec *sp = &fs->specs[i];
-		char num[24];
-
-		if (strlen(sp->name) != nlen ||
-		    memcmp(sp->name, ctx->err_opt, nlen) != 0)
-			continue;
-		str_append(out, cap, &len, " (accepted: ", 12);
-		switch (sp->type) {
-		case MOPT_ENUM:
-			for (const char *p = sp->choices; *p; p++)
-				str_append(out, cap, &len, *p == '|' ? ", "
-					   : p, *p == '|' ? 2 : 1);
-			if (sp->flags & MOPT_OR_UID)
-				str_append(out, cap, &len,
-					   ", or a user id or name", 22);
-			break;
-		case MOPT_OCTAL:
-			str_append(out, cap, &len, "octal, within 0", 15);
-			for (int sh = 9; sh >= 0; sh -= 3)
-				if (sp->max >> sh || sh == 0) {
-					num[0] = (char)('0' + ((sp->max >> sh) & 7));
-					str_append(out, cap, &len, num, 1);
-				}
-			break;
-		case MOPT_U32:
-			str_append(out, cap, &len, num, fmt_u64(num, sp->min));
-			str_append(out, cap, &len, "..", 2);
-			str_append(out, cap, &len, num, fmt_u64(num, sp->max));
-			break;
-		default:
-			str_append(out, cap, &len, "a user/group id or name, "
-				   "up to 4294967294", 41);
-			break;
-		}
-		str_append(out, cap, &len, ")", 1);
-		return;
-	}
+		warn_msg("dropping '", buf, "': ", mopt_reason_text(why));
 }
 
 static _Noreturn void die_option(const struct mopt_ctx *ctx)
 {
-	char buf[256], extra[256], num[24];
+	char buf[256], extra[256];
 
 	if (ctx->error == MOPT_TOO_LONG) {
-		num[fmt_u64(num, ctx->err_len)] = '\0';
+		buf[fmt_u64(buf, ctx->err_len)] = '\0';
 		die_msg(EXIT_USAGE, "mount options too long: the ", ctx->fs->type,
-			" mount data would be ", num, " bytes, the kernel takes "
-			"at most 4095 (nothing was mounted; options are never "
-			"cut)");
+			" mount data would be ", buf, " bytes, the kernel takes "
+			"at most 4095 (nothing is ever cut)");
 	}
 	shown(buf, sizeof(buf), ctx->err_opt, ctx->err_len);
-	if (ctx->error == MOPT_LOOKUP_FAILED)
-		die_msg(EXIT_SYSTEM, "option '", buf, "': cannot read "
-			"/etc/passwd or /etc/group: ", errno_text(ctx->err_errno));
-	extra[0] = '\0';
-	if (ctx->error == MOPT_CHOICE || ctx->error == MOPT_RANGE ||
-	    ctx->error == MOPT_OCTAL_BITS || ctx->error == MOPT_NOT_OCTAL ||
-	    ctx->error == MOPT_NOT_NUMBER)
-		explain_choices(ctx, extra, sizeof(extra));
 	if (ctx->error == MOPT_UNKNOWN)
 		die_msg(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
-			"' (-s drops unknown options with a warning; --help "
-			"lists the options)");
+			"' (see --help; -s drops unknown options)");
+	if (ctx->error == MOPT_LOOKUP_FAILED)   /* a system error */
+		die_msg(EXIT_SYSTEM, "option '", buf, "': ",
+			mopt_reason_text(ctx->error), ": ",
+			errno_text(ctx->err_errno));
+	mopt_accepted_text(ctx, extra, sizeof(extra));
 	die_msg(EXIT_USAGE, "bad option '", buf, "': ",
 		mopt_reason_text(ctx->error), extra);
 }
@@ -318,49 +233,28 @@ static void enter_mount_ns(const char *ns)
 		ns = path;
 	}
 	fd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die_msg(EXIT_SYSTEM, "-N ", ns, ": ", errno_text(errno));
-	if (setns(fd, CLONE_NEWNS) < 0)
-		die_msg(EXIT_SYSTEM, "-N ", ns, ": cannot enter the mount "
-			"namespace: ", errno_text(errno));
+	if (fd < 0 || setns(fd, CLONE_NEWNS) < 0)
+		die_msg(EXIT_SYSTEM, "-N ", ns, fd < 0 ? ": " : ": cannot enter "
+			"the mount namespace: ", errno_text(errno));
 	close(fd);
 }
 
 /* ---- the mount --------------------------------------------------------- */
 
-/* Does s contain pat? (musl's strstr is 1.2 KiB of two-way search;
- * these haystacks are a page at most.) */
-static int contains(const char *s, const char *pat)
-{
-	size_t n = strlen(pat);
-
-	for (; *s; s++)
-		if (*s == *pat && strncmp(s, pat, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* Is the filesystem type registered (listed in /proc/filesystems)? */
+/* Is the filesystem type registered (a "\tTYPE\n" line of
+ * /proc/filesystems)? */
 static int fs_registered(const char *type)
 {
-	char buf[8192], pat[64];
+	char buf[8192];
 	ssize_t n = read_small_file_close(AT_FDCWD, "/proc/filesystems", buf,
 					  sizeof(buf) - 1);
-	size_t len = 0;
+	size_t len = strlen(type);
 
-	if (n < 0)
-		return 0;
-	buf[n] = '\0';
-	pat[0] = '\0';
-	str_append(pat, sizeof(pat), &len, "\t", 1);
-	str_append(pat, sizeof(pat), &len, type, strlen(type));
-	str_append(pat, sizeof(pat), &len, "\n", 1);
-	return contains(buf, pat);
-}
-
-static int is_9p_xen(const struct helper *h)
-{
-	return h->fs == &mopt_fs_9p && h->xen;
+	for (ssize_t i = 0; i + (ssize_t)len + 1 < n; i++)
+		if (buf[i] == '\t' && memcmp(buf + i + 1, type, len) == 0 &&
+		    buf[i + 1 + len] == '\n')
+			return 1;
+	return 0;
 }
 
 /* Exit 32 with a message the user can act on. */
@@ -368,69 +262,86 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 {
 	const char *type = h->fs->type;
 	const char *src = h->source, *dir = h->target;
-	const char *pre = "mounting ";
-	struct stat st;
+	int vbox = IS_VBOXSF(h->fs), p9 = IS_9P(h->fs);
+	/* "mounting SRC on DIR: " m[0] m[1] ... */
+	const char *m[6] = { errno_text(err), "", "", "", "", "" };
+	int fd;
 
-	if ((err == ENOENT || err == ENOTDIR) && stat(dir, &st) < 0)
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": mount point ", dir,
-			": ", errno_text(errno));
-	if (err == ENOTDIR)
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": mount point ", dir,
-			" is not a directory");
 	switch (err) {
-	case ENODEV:
-		if (fs_registered(type) && h->fs == &mopt_fs_vboxsf)
-			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the vboxsf "
-				"driver cannot reach the VirtualBox guest device: "
-				"not a VirtualBox VM, or vboxguest is not loaded "
-				"(see dmesg)");
-		if (fs_registered(type))
-			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no such "
-				"device (see dmesg)");
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the kernel does "
-			"not know filesystem type ", type, ": load its module "
-			"(modprobe ", is_9p_xen(h) ? "9p 9pnet_xen" :
-			h->fs == &mopt_fs_9p ? "9p 9pnet_virtio" :
-			h->fs->modules, ")");
 	case ENOENT:
+	case ENOTDIR:
+		fd = openat(AT_FDCWD, dir, O_PATH | O_CLOEXEC);
+		if (fd < 0) {
+			m[0] = "mount point ";
+			m[1] = dir;
+			m[2] = ": ";
+			m[3] = errno_text(errno);
+			break;
+		}
+		close(fd);
+		if (err == ENOTDIR) {
+			m[0] = "mount point ";
+			m[1] = dir;
+			m[2] = " is not a directory";
+			break;
+		}
+		/* fall through */
 	case ENXIO:
 	case EPROTO:
-		if (h->fs == &mopt_fs_vboxsf)
-			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the host "
-				"has no shared folder named '", src, "': define "
-				"it in the VM settings (Shared Folders, or "
-				"VBoxManage sharedfolder add VM --name ", src,
-				" --hostpath DIR)");
-		if (h->fs == &mopt_fs_9p && err == ENOENT)
-			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no virtio "
-				"9p device has the mount tag '", src, "' "
-				"(mount-shared -l lists the tags)");
+		if (vbox) {
+			m[0] = "the host has no shared folder named '";
+			m[1] = src;
+			m[2] = "': define it in the VM settings (Shared "
+			       "Folders)";
+		} else if (p9 && err == ENOENT) {
+			m[0] = "no virtio 9p device has the mount tag '";
+			m[1] = src;
+			m[2] = "' (mount-shared -l lists the tags)";
+		}
+		break;
+	case ENODEV:
+		if (!fs_registered(type)) {
+			m[0] = "the kernel does not know filesystem type ";
+			m[1] = type;
+			m[2] = ": load its module (modprobe ";
+			m[3] = !p9 ? type : h->xen ? "9p 9pnet_xen"
+						   : "9p 9pnet_virtio";
+			m[4] = ")";
+		} else if (vbox) {
+			m[0] = "the vboxsf driver cannot reach the VirtualBox "
+			       "guest device (not a VirtualBox VM, or vboxguest "
+			       "not loaded; see dmesg)";
+		} else {
+			m[0] = "no such device (see dmesg)";
+		}
 		break;
 	case EPROTONOSUPPORT:
-		if (h->fs == &mopt_fs_9p)
-			die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": no 9p "
-				"transport module loaded (modprobe ",
-				is_9p_xen(h) ? "9pnet_xen" : "9pnet_virtio", ")");
+		if (p9) {
+			m[0] = "no 9p transport module loaded (modprobe ";
+			m[1] = h->xen ? "9pnet_xen)" : "9pnet_virtio)";
+		}
 		break;
 	case EINVAL:
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": the kernel "
-			"rejected it (EINVAL): ",
-			h->fs == &mopt_fs_virtiofs ? "no virtio-fs device has "
-			"this tag, or an option is wrong" : is_9p_xen(h) ?
-			"no Xen 9pfs device has this tag, or an option is wrong"
-			: "an option value or the source is wrong",
-			"; the kernel log says which: dmesg | tail");
+		m[0] = "the kernel rejected it (EINVAL): ";
+		m[1] = IS_VIRTIOFS(h->fs) ? "no virtio-fs device has "
+		       "this tag, or an option is wrong" : h->xen ? "no Xen "
+		       "9pfs device has this tag, or an option is wrong" :
+		       "an option value or the source is wrong";
+		m[2] = "; see dmesg | tail";
+		break;
 	case EBUSY:
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": ", dir, " is "
-			"busy, or ", src, " is already mounted there");
+		m[0] = dir;
+		m[1] = " is busy, or ";
+		m[2] = src;
+		m[3] = " is already mounted there";
+		break;
 	case EPERM:
 	case EACCES:
-		die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": permission "
-			"denied: mounting needs root (CAP_SYS_ADMIN)");
-	default:
+		m[0] = "permission denied: mounting needs root (CAP_SYS_ADMIN)";
 		break;
 	}
-	die_msg(EXIT_MOUNT, pre, src, " on ", dir, ": ", errno_text(err));
+	die_msg(EXIT_MOUNT, "mounting ", src, " on ", dir, ": ", m[0], m[1],
+		m[2], m[3], m[4], m[5]);
 }
 
 /* mount("SRC", "DIR", "TYPE", FLAGS, "DATA"), as strace shows it. */
@@ -448,6 +359,16 @@ static void print_call(const struct helper *h)
 		   ")\n");
 }
 
+/* The number at the start of s, its digits counted in *len. */
+static uint64_t leading_number(const char *s, size_t *len)
+{
+	uint64_t v = 0;
+
+	for (*len = 0; s[*len] >= '0' && s[*len] <= '9'; ++*len)
+		v = v * 10 + (uint64_t)(s[*len] - '0');
+	return v;
+}
+
 /* Default msize for trans=xen: a request must fit the shared ring. Since
  * Linux 5.8 (net/9p/trans_xen.c, "9p/xen: increase XEN_9PFS_RING_ORDER")
  * the ring is up to order 9 and the transport caps msize at a quarter of
@@ -457,41 +378,25 @@ static void print_call(const struct helper *h)
 static const char *p9_xen_msize(void)
 {
 	struct utsname u;
-	uint64_t major = 0, minor = 0;
+	uint64_t major, minor;
 	size_t a, b;
 
 	if (uname(&u) < 0)
 		return P9_XEN_MSIZE_OLD;
-	a = strspn(u.release, "0123456789");
-	b = strspn(u.release + a + 1, "0123456789");
-	if (u.release[a] != '.' ||
-	    parse_u64_base(u.release, a, 10, &major) < 0 ||
-	    parse_u64_base(u.release + a + 1, b, 10, &minor) < 0)
+	major = leading_number(u.release, &a);
+	if (a == 0 || a > 5 || u.release[a] != '.')
+		return P9_XEN_MSIZE_OLD;
+	minor = leading_number(u.release + a + 1, &b);
+	if (b == 0 || b > 5)
 		return P9_XEN_MSIZE_OLD;
 	return major > 5 || (major == 5 && minor >= 8) ? P9_XEN_MSIZE
 						       : P9_XEN_MSIZE_OLD;
 }
 
-static void apply_defaults(struct mopt_ctx *ctx)
-{
-	char trans[16];
-
-	if (ctx->fs != &mopt_fs_9p)
-		return;
-	mopt_default(ctx, "trans", "virtio");
-	mopt_default(ctx, "version", "9p2000.L");
-	if (!mopt_get(ctx, "trans", trans, sizeof(trans)))
-		return;
-	if (strcmp(trans, "virtio") == 0)
-		mopt_default(ctx, "msize", P9_VIRTIO_MSIZE);
-	else if (strcmp(trans, "xen") == 0)
-		mopt_default(ctx, "msize", p9_xen_msize());
-}
-
 /* Options -> flags and data, then mount(2) unless -f. Returns the exit
- * status, or 32 with errno_out set when mount(2) failed and the caller
- * wants to try another transport (quiet). */
-static int run_mount(struct helper *h, int quiet, int *errno_out)
+ * status; with quiet, a failed mount(2) returns 32 (errno set) for the
+ * caller to try another way instead of exiting. */
+static int run_mount(struct helper *h, int quiet)
 {
 	struct mopt_ctx ctx;
 	long len;
@@ -500,7 +405,7 @@ static int run_mount(struct helper *h, int quiet, int *errno_out)
 	ctx.sloppy = h->sloppy;
 	ctx.warn = warn_dropped;
 	/* VirtualBox's helper always adds MS_NODEV; `dev` lifts it. */
-	if (h->fs == &mopt_fs_vboxsf)
+	if (IS_VBOXSF(h->fs))
 		ctx.flags = MS_NODEV;
 	for (unsigned i = 0; i < h->nopts; i++)
 		if (mopt_parse(&ctx, h->opts[i], strlen(h->opts[i])) < 0)
@@ -509,12 +414,18 @@ static int run_mount(struct helper *h, int quiet, int *errno_out)
 		ctx.flags |= MS_RDONLY;
 	if (h->rw)
 		ctx.flags &= ~(unsigned long)MS_RDONLY;
-	apply_defaults(&ctx);
-	{
+	if (IS_9P(h->fs)) {
 		char trans[8];
-		h->xen = h->fs == &mopt_fs_9p &&
-			 mopt_get(&ctx, "trans", trans, sizeof(trans)) &&
-			 strcmp(trans, "xen") == 0;
+
+		mopt_default(&ctx, "trans", "virtio");
+		mopt_default(&ctx, "version", "9p2000.L");
+		if (mopt_get(&ctx, "trans", trans, sizeof(trans))) {
+			h->xen = strcmp(trans, "xen") == 0;
+			if (h->xen)
+				mopt_default(&ctx, "msize", p9_xen_msize());
+			else if (strcmp(trans, "virtio") == 0)
+				mopt_default(&ctx, "msize", P9_VIRTIO_MSIZE);
+		}
 	}
 	len = mopt_build(&ctx, h->data, sizeof(h->data));
 	if (len < 0)
@@ -523,15 +434,11 @@ static int run_mount(struct helper *h, int quiet, int *errno_out)
 	h->flags = ctx.flags;
 	if (h->verbose)
 		print_call(h);
-	if (h->fake)
+	if (h->fake || mount(h->source, h->target, h->fs->type, h->flags,
+			     h->have_data ? h->data : NULL) == 0)
 		return EXIT_OK;
-	if (mount(h->source, h->target, h->fs->type, h->flags,
-		  h->have_data ? h->data : NULL) == 0)
-		return EXIT_OK;
-	if (quiet) {
-		*errno_out = errno;
+	if (quiet)
 		return EXIT_MOUNT;
-	}
 	die_mount(h, errno);
 }
 
@@ -542,24 +449,15 @@ static _Noreturn void usage_error(const char *what, const char *arg)
 	die_msg(EXIT_USAGE, what, arg, " (try ", applet_name, " --help)");
 }
 
-static void show_help(void)
-{
-	const struct applet *a = find_applet(applet_name);
-
-	write_strs(1, a && a->usage[0] ? a->usage
-		   : "(help text not configured in)\n");
-	_exit(EXIT_OK);
-}
-
-/* Common letters; mount-shared adds t: w: l. Returns unhandled letters. */
-static int scan_args(struct helper *h, int argc, char **argv, const char *spec,
-		     int (*extra)(struct helper *, int, const char *, void *),
-		     void *ectx)
+/* The options of the helpers, or of mount-shared (shared: -t -w SECONDS
+ * -l, no -r -w). Returns the number of operands (argv[1], argv[2]...). */
+static int scan_args(struct helper *h, int argc, char **argv, int shared)
 {
 	struct optscan os;
 	int c;
 
-	optscan_init(&os, argc, argv, spec);
+	optscan_init(&os, argc, argv, shared ? "sfnvhlN:o:t:w:"
+					     : "sfnvrwhN:o:");
 	while ((c = optscan_next(&os)) != -1) {
 		char letter[2] = { (char)os.bad_option, '\0' };
 
@@ -568,60 +466,63 @@ static int scan_args(struct helper *h, int argc, char **argv, const char *spec,
 		case 'f': h->fake = 1; break;
 		case 'v': h->verbose = 1; break;
 		case 'n': break;   /* no mtab, ever */
-		case 'h': show_help(); break;
 		case 'N': h->ns = os.value; break;
+		case 't': h->type = os.value; break;
+		case 'l': h->list = 1; break;
+		case 'r': h->ro = 1; h->rw = 0; break;
+		case 'w':
+			if (shared) {
+				h->wait = os.value;
+			} else {
+				h->rw = 1;
+				h->ro = 0;
+			}
+			break;
 		case 'o':
 			if (h->nopts == MAX_OPTS)
 				usage_error("too many -o options", "");
 			h->opts[h->nopts++] = os.value;
 			break;
-		case '?':
-			usage_error("unknown option -", letter);
+		case 'h': {
+			const struct applet *a = find_applet(applet_name);
+
+			write_strs(1, a && a->usage[0] ? a->usage
+				   : "(help text not configured in)\n");
+			_exit(EXIT_OK);
+		}
 		case ':':
 			usage_error("missing value for -", letter);
 		default:
-			if (!extra || extra(h, c, os.value, ectx) < 0) {
-				letter[0] = (char)c;
-				usage_error("unknown option -", letter);
-			}
+			usage_error("unknown option -", letter);
 		}
 	}
 	return os.noperands;
 }
 
-static int helper_rw(struct helper *h, int c, const char *value, void *ctx)
+/* SOURCE DIR from the operands (argv[1], argv[2] after optscan), or
+ * "missing operand: expected TAG DIR (try ...)". */
+static void take_operands(struct helper *h, int n, char **argv,
+			  const char *source_name)
 {
-	(void)value;
-	(void)ctx;
-	if (c == 'r') {
-		h->ro = 1;
-		h->rw = 0;
-	} else if (c == 'w') {
-		h->rw = 1;
-		h->ro = 0;
-	} else {
-		return -1;
-	}
-	return 0;
+	if (n != 2)
+		die_msg(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
+			"operands", ": expected ", source_name, " DIR (try ",
+			applet_name, " --help)");
+	h->source = argv[1];
+	h->target = argv[2];
 }
 
 static int helper_main(int argc, char **argv, const struct mopt_fs *fs)
 {
 	struct helper h;
-	int n, err;
 
 	memset(&h, 0, sizeof(h));
 	h.fs = fs;
-	n = scan_args(&h, argc, argv, "sfnvrwhN:o:", helper_rw, NULL);
-	if (n != 2)
-		die_msg(EXIT_USAGE, n < 2 ? "missing operand: " : "too many "
-			"operands: ", "expected ", fs == &mopt_fs_vboxsf ?
-			"SHARE" : "TAG", " DIR (try ", applet_name, " --help)");
-	h.source = argv[1];
-	h.target = argv[2];
+	take_operands(&h, scan_args(&h, argc, argv, 0), argv,
+		      IS_VBOXSF(fs) ? "SHARE" : "TAG");
 	if (h.ns)
 		enter_mount_ns(h.ns);
-	return run_mount(&h, 0, &err);
+	return run_mount(&h, 0);
 }
 
 int mount_vboxsf_main(int argc, char **argv)
@@ -640,19 +541,6 @@ int mount_virtiofs_main(int argc, char **argv)
 }
 
 /* ---- mount-shared: finding a tag --------------------------------------- */
-
-/* A line of sysfs text without its newline. */
-static ssize_t read_tag(int dirfd, const char *path, char *buf, size_t cap)
-{
-	ssize_t n = read_small_file_close(dirfd, path, buf, cap - 1);
-
-	if (n < 0)
-		return n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	buf[n] = '\0';
-	return n;
-}
 
 /* Call fn(dirfd, name, ctx) for each entry of dir not starting with '.',
  * until one returns non-zero. getdents64 into a stack buffer: opendir()
@@ -687,23 +575,41 @@ static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
 	return ret;
 }
 
-/* dirfd/NAME/FILE into buf (a line of sysfs text, newline and NULs cut). */
+/* dirfd/NAME/FILE into buf: a line of sysfs text, the newline and
+ * trailing NULs cut. Returns its length, or -errno. */
 static ssize_t read_entry_file(int dirfd, const char *name, const char *file,
 			       char *buf, size_t cap)
 {
 	char path[300];
 	size_t len = 0;
+	ssize_t n;
 
 	path[0] = '\0';
 	if (str_append(path, sizeof(path), &len, name, strlen(name)) < 0 ||
-	    str_append(path, sizeof(path), &len, "/", 1) < 0 ||
 	    str_append(path, sizeof(path), &len, file, strlen(file)) < 0)
 		return -ENAMETOOLONG;
-	return read_tag(dirfd, path, buf, cap);
+	n = read_small_file_close(dirfd, path, buf, cap - 1);
+	if (n < 0)
+		return n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Does dirfd/NAME/FILE read as text? */
+static int entry_file_is(int dirfd, const char *name, const char *file,
+			 const char *text)
+{
+	char buf[32];
+
+	return read_entry_file(dirfd, name, file, buf, sizeof(buf)) > 0 &&
+	       strcmp(buf, text) == 0;
 }
 
 struct tag_scan {
-	const char *file, *prefix;
+	const char *file;     /* "/tag" */
+	int virtio_only;      /* only entries named virtio* */
 	share_fn *fn;
 	void *ctx;
 	enum share_kind kind;
@@ -714,29 +620,17 @@ static int scan_tag_entry(int dirfd, const char *name, void *ctx)
 	struct tag_scan *ts = ctx;
 	char tag[SHARE_TAG_MAX];
 
-	if (strncmp(name, ts->prefix, strlen(ts->prefix)) != 0)
-		return 0;
+	for (int i = 0; ts->virtio_only && i < 6; i++)
+		if (name[i] != "virtio"[i])
+			return 0;
 	if (read_entry_file(dirfd, name, ts->file, tag, sizeof(tag)) > 0)
 		return ts->fn(ts->ctx, ts->kind, tag, name);
 	return 0;
 }
 
-/* Call fn for each DIR/ENTRY/FILE that reads as a tag. */
-static int scan_sysfs_tags(const char *dir, const char *file,
-			   const char *prefix, share_fn *fn, void *ctx,
-			   enum share_kind kind)
-{
-	struct tag_scan ts = { file, prefix, fn, ctx, kind };
-
-	return for_each_entry(dir, scan_tag_entry, &ts);
-}
-
 static int count_virtiofs_entry(int dirfd, const char *name, void *ctx)
 {
-	char buf[32];
-
-	if (read_entry_file(dirfd, name, "device", buf, sizeof(buf)) > 0 &&
-	    strcmp(buf, "0x001a") == 0)
+	if (entry_file_is(dirfd, name, "/device", "0x001a"))
 		++*(int *)ctx;
 	return 0;
 }
@@ -755,35 +649,32 @@ static int count_untagged_virtiofs(void)
 
 static int vbox_pci_entry(int dirfd, const char *name, void *ctx)
 {
-	char buf[32];
-
 	(void)ctx;
-	return read_entry_file(dirfd, name, "vendor", buf, sizeof(buf)) > 0 &&
-	       strcmp(buf, "0x80ee") == 0 &&
-	       read_entry_file(dirfd, name, "device", buf, sizeof(buf)) > 0 &&
-	       strcmp(buf, "0xcafe") == 0;
+	return entry_file_is(dirfd, name, "/vendor", "0x80ee") &&
+	       entry_file_is(dirfd, name, "/device", "0xcafe");
 }
 
 /* A VirtualBox guest: the guest driver's device node, or its PCI device
  * (vendor 0x80ee, device 0xcafe, "VirtualBox Guest Service"). */
 static int in_virtualbox(void)
 {
-	if (access("/dev/vboxguest", F_OK) == 0)
-		return 1;
-	return for_each_entry("/sys/bus/pci/devices", vbox_pci_entry, NULL);
+	return access("/dev/vboxguest", F_OK) == 0 ||
+	       for_each_entry("/sys/bus/pci/devices", vbox_pci_entry, NULL);
 }
 
 int for_each_share(unsigned kinds, share_fn *fn, void *ctx)
 {
+	struct tag_scan ts = { "/tag", 0, fn, ctx, SHARE_VIRTIOFS };
 	int ret = 0;
 
-	if (!ret && kinds & (1u << SHARE_VIRTIOFS))
-		ret = scan_sysfs_tags("/sys/fs/virtiofs", "tag", "",
-				      fn, ctx, SHARE_VIRTIOFS);
+	if (kinds & (1u << SHARE_VIRTIOFS))
+		ret = for_each_entry("/sys/fs/virtiofs", scan_tag_entry, &ts);
+	ts.file = "/mount_tag";
+	ts.virtio_only = 1;
+	ts.kind = SHARE_9P_VIRTIO;
 	if (!ret && kinds & (1u << SHARE_9P_VIRTIO))
-		ret = scan_sysfs_tags("/sys/bus/virtio/drivers/9pnet_virtio",
-				      "mount_tag", "virtio", fn, ctx,
-				      SHARE_9P_VIRTIO);
+		ret = for_each_entry("/sys/bus/virtio/drivers/9pnet_virtio",
+				     scan_tag_entry, &ts);
 	if (!ret && kinds & (1u << SHARE_9P_XEN))
 		ret = xenstore_9pfs_tags(fn, ctx);
 	return ret;
@@ -791,17 +682,12 @@ int for_each_share(unsigned kinds, share_fn *fn, void *ctx)
 
 /* ---- mount-shared ------------------------------------------------------ */
 
-static const char *const kind_names[] = {
-	[SHARE_VIRTIOFS] = "virtiofs",
-	[SHARE_9P_VIRTIO] = "9p",
-	[SHARE_9P_XEN] = "9p",
-	[SHARE_VBOXSF] = "vboxsf",
-};
-static const char *const kind_where[] = {
-	[SHARE_VIRTIOFS] = "virtiofs",
-	[SHARE_9P_VIRTIO] = "virtio",
-	[SHARE_9P_XEN] = "xen",
-	[SHARE_VBOXSF] = "virtualbox",
+/* TYPE and WHERE of each kind in -l lines. */
+static const char kind_text[][18] = {
+	[SHARE_VIRTIOFS] = "virtiofs\tvirtiofs",
+	[SHARE_9P_VIRTIO] = "9p\tvirtio",
+	[SHARE_9P_XEN] = "9p\txen",
+	[SHARE_VBOXSF] = "vboxsf\tvirtualbox",
 };
 
 struct find {
@@ -823,9 +709,7 @@ static int on_share(void *ctx, enum share_kind kind, const char *tag,
 		escape_octal(shown_tag, sizeof(shown_tag), tag, strlen(tag), 1);
 		outbuf_puts(f->list, shown_tag);
 		outbuf_putc(f->list, '\t');
-		outbuf_puts(f->list, kind_names[kind]);
-		outbuf_putc(f->list, '\t');
-		outbuf_puts(f->list, kind_where[kind]);
+		outbuf_puts(f->list, kind_text[kind]);
 		outbuf_putc(f->list, ':');
 		outbuf_puts(f->list, dev);
 		outbuf_putc(f->list, '\n');
@@ -835,28 +719,6 @@ static int on_share(void *ctx, enum share_kind kind, const char *tag,
 		f->found = (int)kind + 1;
 		return 1;
 	}
-	return 0;
-}
-
-struct shared_args {
-	const char *type;
-	const char *wait;
-	int list;
-};
-
-static int shared_extra(struct helper *h, int c, const char *value, void *ctx)
-{
-	struct shared_args *a = ctx;
-
-	(void)h;
-	if (c == 't')
-		a->type = value;
-	else if (c == 'w')
-		a->wait = value;
-	else if (c == 'l')
-		a->list = 1;
-	else
-		return -1;
 	return 0;
 }
 
@@ -870,8 +732,7 @@ static const struct mopt_fs *fs_of_kind(enum share_kind kind)
 }
 
 /* The kinds to look at: all enabled, or those of -t (and trans=xen). */
-static unsigned wanted_kinds(const struct shared_args *a,
-			     const struct helper *h)
+static unsigned wanted_kinds(const struct helper *h)
 {
 	unsigned all = 0;
 	int xen = 0;
@@ -879,9 +740,11 @@ static unsigned wanted_kinds(const struct shared_args *a,
 	/* The last trans= of the -o options (the engine's rule). */
 	for (unsigned i = 0; i < h->nopts; i++)
 		for (const char *p = h->opts[i]; *p;) {
-			size_t n = strcspn(p, ",");
-			if (n > 6 && strncmp(p, "trans=", 6) == 0)
-				xen = n == 9 && strncmp(p + 6, "xen", 3) == 0;
+			size_t n = 0;
+			while (p[n] && p[n] != ',')
+				n++;
+			if (n > 6 && memcmp(p, "trans=", 6) == 0)
+				xen = n == 9 && memcmp(p + 6, "xen", 3) == 0;
 			p += n + (p[n] == ',');
 		}
 	if (ENABLE_MOUNT_VIRTIOFS)
@@ -891,22 +754,22 @@ static unsigned wanted_kinds(const struct shared_args *a,
 			   : 1u << SHARE_9P_VIRTIO | 1u << SHARE_9P_XEN;
 	if (ENABLE_MOUNT_VBOXSF)
 		all |= 1u << SHARE_VBOXSF;
-	if (!a->type)
+	if (!h->type)
 		return all;
-	if (strcmp(a->type, "9p") == 0)
+	if (strcmp(h->type, "9p") == 0)
 		return all & (1u << SHARE_9P_VIRTIO | 1u << SHARE_9P_XEN);
-	if (strcmp(a->type, "virtiofs") == 0)
+	if (strcmp(h->type, "virtiofs") == 0)
 		return all & 1u << SHARE_VIRTIOFS;
-	if (strcmp(a->type, "vboxsf") == 0)
+	if (strcmp(h->type, "vboxsf") == 0)
 		return all & 1u << SHARE_VBOXSF;
-	die_msg(EXIT_USAGE, "-t ", a->type, ": not a type mount-shared "
+	die_msg(EXIT_USAGE, "-t ", h->type, ": not a type mount-shared "
 		"handles (9p, virtiofs, vboxsf, as configured in)");
 }
 
 static void list_tags(unsigned kinds, struct outbuf *ob)
 {
 	struct find f = { NULL, 0, ob, 0 };
-	int untagged = kinds & 1u << SHARE_VIRTIOFS ?
+	int untagged = (kinds & 1u << SHARE_VIRTIOFS) ?
 		count_untagged_virtiofs() : 0;
 
 	for_each_share(kinds, on_share, &f);
@@ -923,63 +786,49 @@ static void list_tags(unsigned kinds, struct outbuf *ob)
 			    "are not listed; any name is tried\n");
 }
 
-static void sleep_ms(long ms)
+/* 100 ms, as a raw nanosleep (musl's adds clock_nanosleep's code). */
+static void sleep_100ms(void)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct timespec ts = { 0, 100000000L };
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	while (syscall(SYS_nanosleep, &ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int mount_shared_main(int argc, char **argv)
 {
 	struct helper h;
-	struct shared_args a = { NULL, NULL, 0 };
 	struct find f;
 	struct outbuf ob;
 	uint64_t wait_s = 5;
 	unsigned kinds;
-	long deadline;
-	int n, err = 0;
+	int n;
 
 	memset(&h, 0, sizeof(h));
-	n = scan_args(&h, argc, argv, "sfnvhlN:o:t:w:", shared_extra, &a);
-	if (a.wait && (parse_u64(a.wait, &wait_s) < 0 || wait_s > 86400))
+	n = scan_args(&h, argc, argv, 1);
+	if (h.wait && (parse_u64(h.wait, &wait_s) < 0 || wait_s > 86400))
 		usage_error("-w wants a number of seconds (0..86400), not ",
-			    a.wait);
+			    h.wait);
 	if (h.ns)
 		enter_mount_ns(h.ns);
-	kinds = wanted_kinds(&a, &h);
-	if (a.list) {
+	kinds = wanted_kinds(&h);
+	if (h.list) {
 		if (n != 0)
 			usage_error("-l takes no operands", "");
 		outbuf_init(&ob, 1);
 		list_tags(kinds, &ob);
 		return outbuf_flush(&ob) < 0 ? EXIT_SYSTEM : EXIT_OK;
 	}
-	if (n != 2)
-		die_msg(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
-			"operands", ": expected TAG DIR (try mount-shared "
-			"--help)");
-	h.source = argv[1];
-	h.target = argv[2];
+	take_operands(&h, n, argv, "TAG");
 
-	deadline = now_ms() + (long)wait_s * 1000;
-	for (;;) {
+	/* Poll every 100 ms: at boot the device may not be probed yet. */
+	for (uint64_t polls = wait_s * 10;; polls--) {
 		memset(&f, 0, sizeof(f));
 		f.tag = h.source;
 		for_each_share(kinds, on_share, &f);
-		if (f.found || now_ms() >= deadline)
+		if (f.found || polls == 0)
 			break;
-		sleep_ms(100);
+		sleep_100ms();
 	}
 	if (f.found) {
 		h.fs = fs_of_kind((enum share_kind)(f.found - 1));
@@ -988,17 +837,19 @@ int mount_shared_main(int argc, char **argv)
 			if (h.nopts < MAX_OPTS)
 				h.opts[h.nopts++] = xen_opt;
 		}
-		return run_mount(&h, 0, &err);
+		return run_mount(&h, 0);
 	}
 	/* Not listed anywhere: devices whose tags cannot be listed. */
-	if (kinds & 1u << SHARE_VIRTIOFS && count_untagged_virtiofs()) {
+	if (ENABLE_MOUNT_VIRTIOFS && kinds & 1u << SHARE_VIRTIOFS &&
+	    count_untagged_virtiofs()) {
 		h.fs = &mopt_fs_virtiofs;
-		if (run_mount(&h, 1, &err) == EXIT_OK)
+		if (run_mount(&h, 1) == EXIT_OK)
 			return EXIT_OK;
 	}
-	if (kinds & 1u << SHARE_VBOXSF && in_virtualbox()) {
+	if (ENABLE_MOUNT_VBOXSF && kinds & 1u << SHARE_VBOXSF &&
+	    in_virtualbox()) {
 		h.fs = &mopt_fs_vboxsf;
-		return run_mount(&h, 0, &err);
+		return run_mount(&h, 0);
 	}
 	/* The message lists the tags that do exist. */
 	outbuf_init(&ob, 2);
@@ -1013,8 +864,7 @@ int mount_shared_main(int argc, char **argv)
 		outbuf_puts(&ob, num);
 		outbuf_puts(&ob, " s");
 	}
-	memset(&f, 0, sizeof(f));
-	for_each_share(kinds, on_share, &f);
+	/* f.count: the tags the last (complete) walk saw */
 	if (f.count == 0 && !count_untagged_virtiofs()) {
 		outbuf_puts(&ob, "; no 9p, virtiofs, Xen 9pfs or VirtualBox "
 			    "share is visible (are the modules loaded?)\n");

@@ -19,202 +19,209 @@
 
 #define ATIME_BITS (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
 
-/* Flag words, as mount(8) maps them. The access-time words clear each
- * other so that the last one given wins (the kernel would otherwise let
- * noatime beat a later relatime). user/users/owner/group imply what
- * mount(8) says they imply; the word itself never reaches the kernel. */
-const struct mopt_flag_word mopt_flag_words[] = {
-	{ "ro",            MS_RDONLY,      0 },
-	{ "rw",            0,              MS_RDONLY },
-	{ "exec",          0,              MS_NOEXEC },
-	{ "noexec",        MS_NOEXEC,      0 },
-	{ "suid",          0,              MS_NOSUID },
-	{ "nosuid",        MS_NOSUID,      0 },
-	{ "dev",           0,              MS_NODEV },
-	{ "nodev",         MS_NODEV,       0 },
-	{ "sync",          MS_SYNCHRONOUS, 0 },
-	{ "async",         0,              MS_SYNCHRONOUS },
-	{ "dirsync",       MS_DIRSYNC,     0 },
-	{ "atime",         0,              MS_NOATIME },
-	{ "noatime",       MS_NOATIME,     ATIME_BITS },
-	{ "diratime",      0,              MS_NODIRATIME },
-	{ "nodiratime",    MS_NODIRATIME,  0 },
-	{ "relatime",      MS_RELATIME,    ATIME_BITS },
-	{ "norelatime",    0,              MS_RELATIME },
-	{ "strictatime",   MS_STRICTATIME, ATIME_BITS },
-	{ "nostrictatime", 0,              MS_STRICTATIME },
-	{ "lazytime",      MS_LAZYTIME,    0 },
-	{ "nolazytime",    0,              MS_LAZYTIME },
-	{ "symfollow",     0,              MS_NOSYMFOLLOW },
-	{ "nosymfollow",   MS_NOSYMFOLLOW, 0 },
-	{ "remount",       MS_REMOUNT,     0 },
-	{ "silent",        MS_SILENT,      0 },
-	{ "loud",          0,              MS_SILENT },
-	{ "mand",          MS_MANDLOCK,    0 },
-	{ "nomand",        0,              MS_MANDLOCK },
-	/* mount(8)'s words: dropped, with their implied flags. */
-	{ "user",          MS_NOEXEC | MS_NOSUID | MS_NODEV, 0 },
-	{ "users",         MS_NOEXEC | MS_NOSUID | MS_NODEV, 0 },
-	{ "owner",         MS_NOSUID | MS_NODEV, 0 },
-	{ "group",         MS_NOSUID | MS_NODEV, 0 },
-	{ "nouser",        0,              0 },
-	{ "defaults",      0,              0 },
-	{ "auto",          0,              0 },
-	{ "noauto",        0,              0 },
-	{ "nofail",        0,              0 },
-	{ "_netdev",       0,              0 },
-};
-const unsigned mopt_nflag_words = ARRAY_SIZE(mopt_flag_words);
+/* Word lists are "pools": the words one after another, each ended by a
+ * NUL, the list ended by an empty word (BusyBox's index_in_strings()).
+ * One string instead of a table of pointers: 1 byte per word, not 8. */
+static int pool_index(const char *pool, const char *s, size_t len)
+{
+	for (int i = 0; *pool; i++) {
+		size_t n = strlen(pool);
+		if (n == len && memcmp(pool, s, len) == 0)
+			return i;
+		pool += n + 1;
+	}
+	return -1;
+}
+
+static const char *pool_at(const char *pool, unsigned i)
+{
+	while (i--)
+		pool += strlen(pool) + 1;
+	return pool;
+}
+
+/* The VFS flags, in bit order (the order -v names them in), with the word
+ * that sets and the word that clears each, as mount(8) maps them. The
+ * access-time words that set a flag clear the other two, so the last one
+ * given wins (the kernel would otherwise let noatime beat a later
+ * relatime). NO_WORD: a flag only one word touches. */
+#define NO_WORD ","   /* never matches: options are split at commas */
+#define MS_FLAG_WORDS(X) \
+	X(RDONLY,      "ro",          "rw") \
+	X(NOSUID,      "nosuid",      "suid") \
+	X(NODEV,       "nodev",       "dev") \
+	X(NOEXEC,      "noexec",      "exec") \
+	X(SYNCHRONOUS, "sync",        "async") \
+	X(REMOUNT,     "remount",     NO_WORD) \
+	X(MANDLOCK,    "mand",        "nomand") \
+	X(DIRSYNC,     "dirsync",     NO_WORD) \
+	X(NOSYMFOLLOW, "nosymfollow", "symfollow") \
+	X(NOATIME,     "noatime",     "atime") \
+	X(NODIRATIME,  "nodiratime",  "diratime") \
+	X(SILENT,      "silent",      "loud") \
+	X(RELATIME,    "relatime",    "norelatime") \
+	X(STRICTATIME, "strictatime", "nostrictatime") \
+	X(LAZYTIME,    "lazytime",    "nolazytime")
+#define MS_VALUE(flag, set, clear) MS_##flag,
+#define MS_NAME(flag, set, clear) #flag "\0"
+#define MS_WORDS(flag, set, clear) set "\0" clear "\0"
+static const uint32_t ms_flags[] = { MS_FLAG_WORDS(MS_VALUE) };
+static const char ms_names[] = MS_FLAG_WORDS(MS_NAME);
+static const char ms_words[] = MS_FLAG_WORDS(MS_WORDS);
+
+/* mount(8)'s own words, dropped: user and users imply noexec, nosuid,
+ * nodev; owner and group nosuid, nodev (the first four, in this order). */
+static const char mount8_words[] =
+	"user\0users\0owner\0group\0nouser\0defaults\0auto\0noauto\0nofail\0"
+	"_netdev\0";
 
 /* Words with a value that only mount(8) reads (user=NAME is how utab
- * records "user"), and the x-/X- prefixes of fstab comments for other
- * programs (x-systemd.*, X-mount.mkdir). */
-static const char *const dropped_with_value[] = {
-	"comment", "helper", "uhelper", "user", "users",
+ * records "user"), dropped; so are the x-/X- prefixes of fstab comments
+ * for other programs (x-systemd.*, X-mount.mkdir). */
+static const char dropped_with_value[] =
+	"comment\0helper\0uhelper\0user\0users\0";
+
+#define ID_MAX 4294967294u   /* (uid_t)-1 means "no id" to the kernel */
+
+/* The ranges of U32 options and the masks of OCTAL ones (mopt_spec.arg). */
+enum { R_U32, R_INT, R_MSIZE, R_PORT, R_IOPAGES, R_DIRBUF, R_MODE, R_MASK };
+static const uint32_t ranges[][2] = {
+	[R_U32] = { 0, 0xffffffffu },
+	[R_INT] = { 0, 0x7fffffffu },
+	[R_MSIZE] = { 4096, 0xffffffffu },  /* the client refuses < 4096 */
+	[R_PORT] = { 0, 65535 },
+	/* VMMDEV_MAX_HGCM_DATA_SIZE (16 MiB) in pages */
+	[R_IOPAGES] = { 0, 4096 },
+	[R_DIRBUF] = { 0, 16777216 },  /* VirtualBox ignores more */
+	[R_MODE] = { 0, 0777 },
+	[R_MASK] = { 0, 07777 },
 };
+
+/* The values of ENUM options (mopt_spec.arg), as pools. */
+enum { C_VBOX_CACHE, C_TRANS, C_VERSION, C_9P_CACHE, C_ACCESS, C_DAX };
+static const char *const choices[] = {
+	[C_VBOX_CACHE] = "default\0none\0strict\0read\0readwrite\0",
+	[C_TRANS] = "virtio\0xen\0tcp\0unix\0fd\0rdma\0usbg\0",
+	[C_VERSION] = "9p2000\0009p2000.u\0009p2000.L\0",
+	[C_9P_CACHE] = "none\0loose\0fscache\0mmap\0readahead\0writeback\0",
+	[C_ACCESS] = "user\0any\0client\0",
+	[C_DAX] = "always\0never\0inode\0",
+};
+
+/* An option table is X(name, type, flags, arg) lines: the names become
+ * the pool mopt_fs.names, the rest the mopt_spec array. */
+#define OPT_NAME(name, type, flags, arg) name "\0"
+#define OPT_SPEC(name, type, flags, arg) { MOPT_##type, flags, arg },
+#define OPT_TABLE(id, list) \
+	static const char id##_names[] = list(OPT_NAME); \
+	static const struct mopt_spec id##_specs[] = { list(OPT_SPEC) }
 
 /* Options every filesystem's mount data may carry: the LSM labels the
  * kernel's security hooks take out of the data before the fs sees it. */
-static const struct mopt_spec common_specs[] = {
-	{ "context",     MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "fscontext",   MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "defcontext",  MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "rootcontext", MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "seclabel",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-};
-
-#define ID_MAX 4294967294u   /* (uid_t)-1 means "no id" to the kernel */
+#define COMMON_OPTS(X) \
+	X("context",     STRING, 0, 0) \
+	X("fscontext",   STRING, 0, 0) \
+	X("defcontext",  STRING, 0, 0) \
+	X("rootcontext", STRING, 0, 0) \
+	X("seclabel",    FLAG,   0, 0)
+OPT_TABLE(common, COMMON_OPTS);
 
 /* vboxsf: the mainline driver (fs/vboxsf, Linux 5.6+) takes nls uid gid
  * ttl dmode fmode dmask fmask; VirtualBox's own adds the rest. iocharset
  * is sent as nls and umask as dmask+fmask, which both drivers take. */
-static const struct mopt_spec vboxsf_specs[] = {
-	{ "nls",        MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "iocharset",  MOPT_STRING, 0, 0, 0, NULL, "nls" },
-	{ "uid",        MOPT_UID,    0, 0, ID_MAX, NULL, NULL },
-	{ "gid",        MOPT_GID,    0, 0, ID_MAX, NULL, NULL },
-	{ "ttl",        MOPT_U32,    0, 0, 2147483647u, NULL, NULL },
-	{ "dmode",      MOPT_OCTAL,  0, 0, 0777, NULL, NULL },
-	{ "fmode",      MOPT_OCTAL,  0, 0, 0777, NULL, NULL },
-	{ "dmask",      MOPT_OCTAL,  0, 0, 07777, NULL, NULL },
-	{ "fmask",      MOPT_OCTAL,  0, 0, 07777, NULL, NULL },
-	{ "umask",      MOPT_OCTAL,  MOPT_SETS_MASKS, 0, 07777, NULL, NULL },
-	{ "dcachettl",  MOPT_U32,    MOPT_VBOX_ONLY, 0, 2147483647u, NULL, NULL },
-	{ "inodettl",   MOPT_U32,    MOPT_VBOX_ONLY, 0, 2147483647u, NULL, NULL },
-	/* VMMDEV_MAX_HGCM_DATA_SIZE (16 MiB) in pages */
-	{ "maxiopages", MOPT_U32,    MOPT_VBOX_ONLY, 0, 4096, NULL, NULL },
-	/* VirtualBox ignores a dirbuf over 16 MiB */
-	{ "dirbuf",     MOPT_U32,    MOPT_VBOX_ONLY, 0, 16777216, NULL, NULL },
-	{ "cache",      MOPT_ENUM,   MOPT_VBOX_ONLY, 0, 0,
-	  "default|none|strict|read|readwrite", NULL },
-	{ "tag",        MOPT_STRING, MOPT_VBOX_ONLY, 0, 0, NULL, NULL },
-};
+#define VBOXSF_OPTS(X) \
+	X("nls",        STRING, 0, 0) \
+	X("iocharset",  STRING, MOPT_ALIAS_OF_PREV, 0) \
+	X("uid",        UID,    0, 0) \
+	X("gid",        GID,    0, 0) \
+	X("ttl",        U32,    0, R_INT) \
+	X("dmode",      OCTAL,  0, R_MODE) \
+	X("fmode",      OCTAL,  0, R_MODE) \
+	X("dmask",      OCTAL,  0, R_MASK) \
+	X("fmask",      OCTAL,  0, R_MASK) \
+	X("umask",      OCTAL,  MOPT_SETS_MASKS, R_MASK) \
+	X("dcachettl",  U32,    MOPT_VBOX_ONLY, R_INT) \
+	X("inodettl",   U32,    MOPT_VBOX_ONLY, R_INT) \
+	X("maxiopages", U32,    MOPT_VBOX_ONLY, R_IOPAGES) \
+	X("dirbuf",     U32,    MOPT_VBOX_ONLY, R_DIRBUF) \
+	X("cache",      ENUM,   MOPT_VBOX_ONLY, C_VBOX_CACHE) \
+	X("tag",        STRING, MOPT_VBOX_ONLY, 0)
+OPT_TABLE(vboxsf, VBOXSF_OPTS);
 
 /* 9p: fs/9p/v9fs.c, net/9p/client.c and the transports. Older kernels
  * ignore the options they do not know (directio, ignoreqv, noxattr are
  * 6.x); cache=readahead|writeback need 6.6. */
-static const struct mopt_spec p9_specs[] = {
-	{ "trans",       MOPT_ENUM,   0, 0, 0,
-	  "virtio|xen|tcp|unix|fd|rdma|usbg", NULL },
-	{ "version",     MOPT_ENUM,   0, 0, 0, "9p2000|9p2000.u|9p2000.L", NULL },
-	/* the client refuses msize < 4096 */
-	{ "msize",       MOPT_U32,    0, 4096, 0xffffffffu, NULL, NULL },
-	{ "cache",       MOPT_ENUM,   0, 0, 0,
-	  "none|loose|fscache|mmap|readahead|writeback", NULL },
-	{ "access",      MOPT_ENUM,   MOPT_OR_UID, 0, ID_MAX,
-	  "user|any|client", NULL },
-	{ "posixacl",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "dfltuid",     MOPT_UID,    0, 0, ID_MAX, NULL, NULL },
-	{ "dfltgid",     MOPT_GID,    0, 0, ID_MAX, NULL, NULL },
-	{ "afid",        MOPT_U32,    0, 0, 0xffffffffu, NULL, NULL },
-	{ "uname",       MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "aname",       MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "cachetag",    MOPT_STRING, 0, 0, 0, NULL, NULL },
-	{ "nodevmap",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "noextend",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "noxattr",     MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "directio",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "ignoreqv",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "locktimeout", MOPT_U32,    0, 0, 0x7fffffffu, NULL, NULL },
-	{ "debug",       MOPT_U32,    MOPT_HEX, 0, 0xffffffffu, NULL, NULL },
-	{ "port",        MOPT_U32,    0, 0, 65535, NULL, NULL },
-	{ "privport",    MOPT_FLAG,   0, 0, 0, NULL, NULL },
-	{ "rfdno",       MOPT_U32,    0, 0, 0x7fffffffu, NULL, NULL },
-	{ "wfdno",       MOPT_U32,    0, 0, 0x7fffffffu, NULL, NULL },
-	{ "sq",          MOPT_U32,    0, 0, 0xffffffffu, NULL, NULL },
-	{ "rq",          MOPT_U32,    0, 0, 0xffffffffu, NULL, NULL },
-	{ "timeout",     MOPT_U32,    0, 0, 0xffffffffu, NULL, NULL },
-};
+#define P9_OPTS(X) \
+	X("trans",       ENUM,   0, C_TRANS) \
+	X("version",     ENUM,   0, C_VERSION) \
+	X("msize",       U32,    0, R_MSIZE) \
+	X("cache",       ENUM,   0, C_9P_CACHE) \
+	X("access",      ENUM,   MOPT_OR_UID, C_ACCESS) \
+	X("posixacl",    FLAG,   0, 0) \
+	X("dfltuid",     UID,    0, 0) \
+	X("dfltgid",     GID,    0, 0) \
+	X("afid",        U32,    0, R_U32) \
+	X("uname",       STRING, 0, 0) \
+	X("aname",       STRING, 0, 0) \
+	X("cachetag",    STRING, 0, 0) \
+	X("nodevmap",    FLAG,   0, 0) \
+	X("noextend",    FLAG,   0, 0) \
+	X("noxattr",     FLAG,   0, 0) \
+	X("directio",    FLAG,   0, 0) \
+	X("ignoreqv",    FLAG,   0, 0) \
+	X("locktimeout", U32,    0, R_INT) \
+	X("debug",       U32,    MOPT_HEX, R_U32) \
+	X("port",        U32,    0, R_PORT) \
+	X("privport",    FLAG,   0, 0) \
+	X("rfdno",       U32,    0, R_INT) \
+	X("wfdno",       U32,    0, R_INT) \
+	X("sq",          U32,    0, R_U32) \
+	X("rq",          U32,    0, R_U32) \
+	X("timeout",     U32,    0, R_U32)
+OPT_TABLE(p9, P9_OPTS);
 
 /* virtiofs (fs/fuse/virtio_fs.c): "dax" alone, or dax=always|never|inode. */
-static const struct mopt_spec virtiofs_specs[] = {
-	{ "dax", MOPT_ENUM, MOPT_VALUE_OPTIONAL, 0, 0, "always|never|inode",
-	  NULL },
-};
+#define VIRTIOFS_OPTS(X) \
+	X("dax", ENUM, MOPT_VALUE_OPTIONAL, C_DAX)
+OPT_TABLE(virtiofs, VIRTIOFS_OPTS);
 
 const struct mopt_fs mopt_fs_vboxsf = {
-	"vboxsf", "vboxsf", vboxsf_specs, ARRAY_SIZE(vboxsf_specs)
+	"vboxsf", vboxsf_names, vboxsf_specs, ARRAY_SIZE(vboxsf_specs)
 };
 const struct mopt_fs mopt_fs_9p = {
-	"9p", "9p and 9pnet_virtio (9pnet_xen for trans=xen)", p9_specs,
-	ARRAY_SIZE(p9_specs)
+	"9p", p9_names, p9_specs, ARRAY_SIZE(p9_specs)
 };
 const struct mopt_fs mopt_fs_virtiofs = {
-	"virtiofs", "virtiofs", virtiofs_specs, ARRAY_SIZE(virtiofs_specs)
+	"virtiofs", virtiofs_names, virtiofs_specs, ARRAY_SIZE(virtiofs_specs)
 };
 
 /* ---- lookups ----------------------------------------------------------- */
 
-static int word_is(const char *s, size_t len, const char *word)
-{
-	return strlen(word) == len && memcmp(s, word, len) == 0;
-}
-
-static unsigned total_specs(const struct mopt_fs *fs)
-{
-	return fs->nspecs + (unsigned)ARRAY_SIZE(common_specs);
-}
-
+/* Spec i of fs: its own options, then the common ones. */
 static const struct mopt_spec *spec_at(const struct mopt_fs *fs, unsigned i)
 {
 	return i < fs->nspecs ? &fs->specs[i] : &common_specs[i - fs->nspecs];
 }
 
-static const char *emit_name(const struct mopt_spec *s)
+/* The slot (and emitted name) of spec i: its own, or its alias's. */
+static unsigned slot_of(const struct mopt_fs *fs, unsigned i)
 {
-	return s->emit ? s->emit : s->name;
+	return spec_at(fs, i)->flags & MOPT_ALIAS_OF_PREV ? i - 1 : i;
 }
 
-/* The slot of an emitted name: the first spec that emits it. */
-static int slot_of_emit(const struct mopt_fs *fs, const char *emit)
+static const char *name_at(const struct mopt_fs *fs, unsigned i)
 {
-	for (unsigned i = 0; i < total_specs(fs); i++)
-		if (strcmp(emit_name(spec_at(fs, i)), emit) == 0)
-			return (int)i;
-	return -1;
+	return i < fs->nspecs ? pool_at(fs->names, i)
+			      : pool_at(common_names, i - fs->nspecs);
 }
 
 static int find_spec(const struct mopt_fs *fs, const char *name, size_t len)
 {
-	for (unsigned i = 0; i < total_specs(fs); i++)
-		if (word_is(name, len, spec_at(fs, i)->name))
-			return (int)i;
-	return -1;
-}
+	int i = pool_index(fs->names, name, len);
 
-static int in_choices(const char *choices, const char *v, size_t len)
-{
-	const char *p = choices;
-
-	while (*p) {
-		size_t n = strcspn(p, "|");
-		if (n == len && memcmp(p, v, len) == 0)
-			return 1;
-		p += n;
-		if (*p)
-			p++;
-	}
-	return 0;
+	if (i < 0 && (i = pool_index(common_names, name, len)) >= 0)
+		i += (int)fs->nspecs;
+	return i;
 }
 
 /* ---- the parser -------------------------------------------------------- */
@@ -244,7 +251,7 @@ static void drop(struct mopt_ctx *ctx, const char *opt, size_t len,
 		ctx->warn(ctx, opt, len, why);
 }
 
-static void store(struct mopt_ctx *ctx, int slot, const char *str,
+static void store(struct mopt_ctx *ctx, unsigned slot, const char *str,
 		  size_t len, uint32_t num, int numeric, int has_value)
 {
 	struct mopt_slot *s = &ctx->slot[slot];
@@ -257,12 +264,14 @@ static void store(struct mopt_ctx *ctx, int slot, const char *str,
 	s->seq = ++ctx->seq;
 }
 
-/* A number in v: decimal, or for MOPT_HEX also 0xHEX. */
+/* A number in v within the spec's range: decimal, or for MOPT_HEX also
+ * 0xHEX; OCTAL: octal using only the bits of the range's maximum. */
 static enum mopt_reason parse_number(const struct mopt_spec *sp,
 				     const char *v, size_t len, uint32_t *out)
 {
-	unsigned base = 10;
-	uint64_t n;
+	const uint32_t *range = ranges[sp->arg];
+	unsigned base = sp->type == MOPT_OCTAL ? 8 : 10;
+	uint64_t n = 0;
 	int r;
 
 	if (sp->flags & MOPT_HEX && len > 2 && v[0] == '0' &&
@@ -272,37 +281,32 @@ static enum mopt_reason parse_number(const struct mopt_spec *sp,
 		len -= 2;
 	}
 	r = parse_u64_base(v, len, base, &n);
+	*out = (uint32_t)n;
+	if (base == 8)
+		return r == -EINVAL ? MOPT_NOT_OCTAL
+		       : r < 0 || n & ~(uint64_t)range[1] ? MOPT_OCTAL_BITS
+		       : MOPT_OK;
 	if (r == -ERANGE)
 		return MOPT_RANGE;
 	if (r < 0)
 		return MOPT_NOT_NUMBER;
-	if (n < sp->min || n > sp->max)
-		return MOPT_RANGE;
-	*out = (uint32_t)n;
-	return MOPT_OK;
-}
-
-static int all_digits(const char *v, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (v[i] < '0' || v[i] > '9')
-			return 0;
-	return len > 0;
+	return n < range[0] || n > range[1] ? MOPT_RANGE : MOPT_OK;
 }
 
 static enum mopt_reason parse_id(struct mopt_ctx *ctx, int is_group,
 				 const char *v, size_t len, uint32_t *out)
 {
 	uint64_t n;
+	size_t i = 0;
 	int r;
 
-	if (all_digits(v, len)) {
+	while (i < len && v[i] >= '0' && v[i] <= '9')
+		i++;
+	if (i == len) {   /* all digits (len > 0: empty values fail earlier) */
 		if (parse_u64_base(v, len, 10, &n) < 0 || n > UINT32_MAX)
 			return MOPT_RANGE;
-		if (n > ID_MAX)
-			return MOPT_BAD_ID;
 		*out = (uint32_t)n;
-		return MOPT_OK;
+		return n > ID_MAX ? MOPT_BAD_ID : MOPT_OK;
 	}
 	r = (ctx->resolve ? ctx->resolve : mopt_resolve_passwd)(
 		ctx, is_group, v, len, out);
@@ -323,11 +327,11 @@ static int vbox_driver(struct mopt_ctx *ctx)
 }
 
 static int parse_fs_option(struct mopt_ctx *ctx, const char *opt, size_t len,
-			   const char *name, size_t nlen, const char *v,
-			   size_t vlen, int has_value)
+			   size_t nlen, const char *v, size_t vlen,
+			   int has_value)
 {
 	const struct mopt_fs *fs = ctx->fs;
-	int i = find_spec(fs, name, nlen), slot;
+	int i = find_spec(fs, opt, nlen);
 	const struct mopt_spec *sp;
 	enum mopt_reason why = MOPT_OK;
 	uint32_t num = 0;
@@ -340,47 +344,34 @@ static int parse_fs_option(struct mopt_ctx *ctx, const char *opt, size_t len,
 		return 0;
 	}
 	sp = spec_at(fs, (unsigned)i);
-	slot = slot_of_emit(fs, emit_name(sp));
 
 	if (sp->type == MOPT_FLAG) {
 		if (has_value)
-			return fail(ctx, opt, len, MOPT_NO_VALUE);
+			why = MOPT_NO_VALUE;
 	} else if (!has_value) {
 		if (!(sp->flags & MOPT_VALUE_OPTIONAL))
-			return fail(ctx, opt, len, MOPT_NEEDS_VALUE);
+			why = MOPT_NEEDS_VALUE;
 	} else if (vlen == 0) {
-		return fail(ctx, opt, len, MOPT_EMPTY_VALUE);
+		why = MOPT_EMPTY_VALUE;
 	} else {
 		switch (sp->type) {
 		case MOPT_U32:
+		case MOPT_OCTAL:
 			why = parse_number(sp, v, vlen, &num);
-			numeric = sp->flags & MOPT_HEX ? 16 : 10;
+			numeric = sp->type == MOPT_OCTAL ? 8
+				  : sp->flags & MOPT_HEX ? 16 : 10;
 			break;
-		case MOPT_OCTAL: {
-			uint64_t n;
-			int r = parse_u64_base(v, vlen, 8, &n);
-			if (r == -ERANGE)
-				why = MOPT_OCTAL_BITS;
-			else if (r < 0)
-				why = MOPT_NOT_OCTAL;
-			else if (n & ~(uint64_t)sp->max)
-				why = MOPT_OCTAL_BITS;
-			num = (uint32_t)n;
-			numeric = 8;
-			break;
-		}
 		case MOPT_UID:
 		case MOPT_GID:
 			why = parse_id(ctx, sp->type == MOPT_GID, v, vlen, &num);
 			numeric = 10;
 			break;
 		case MOPT_ENUM:
-			if (in_choices(sp->choices, v, vlen))
+			if (pool_index(choices[sp->arg], v, vlen) >= 0)
 				break;
-			if (!(sp->flags & MOPT_OR_UID)) {
-				why = MOPT_CHOICE;
+			why = MOPT_CHOICE;
+			if (!(sp->flags & MOPT_OR_UID))
 				break;
-			}
 			why = parse_id(ctx, 0, v, vlen, &num);
 			numeric = 10;
 			if (why == MOPT_NO_USER)
@@ -396,14 +387,13 @@ static int parse_fs_option(struct mopt_ctx *ctx, const char *opt, size_t len,
 		drop(ctx, opt, len, MOPT_NOT_VBOX);
 		return 0;
 	}
-	if (sp->flags & MOPT_SETS_MASKS) {
-		int d = slot_of_emit(fs, "dmask"), f = slot_of_emit(fs, "fmask");
-		store(ctx, d, NULL, 0, num, 8, 1);
-		store(ctx, f, NULL, 0, num, 8, 1);
-		return 0;
+	if (sp->flags & MOPT_SETS_MASKS) {   /* umask: dmask, then fmask */
+		store(ctx, (unsigned)find_spec(fs, "dmask", 5), NULL, 0, num,
+		      numeric, 1);
+		i = find_spec(fs, "fmask", 5);
 	}
-	store(ctx, slot, numeric ? NULL : v, numeric ? 0 : vlen, num, numeric,
-	      has_value);
+	store(ctx, slot_of(fs, (unsigned)i), numeric ? NULL : v,
+	      numeric ? 0 : vlen, num, numeric, has_value);
 	return 0;
 }
 
@@ -411,27 +401,35 @@ static int parse_one(struct mopt_ctx *ctx, const char *opt, size_t len)
 {
 	const char *eq = memchr(opt, '=', len);
 	size_t nlen = eq ? (size_t)(eq - opt) : len;
-	const char *v = eq ? eq + 1 : NULL;
-	size_t vlen = eq ? len - nlen - 1 : 0;
+	int i;
 
 	if (memchr(opt, '\0', len))
 		return fail(ctx, opt, len, MOPT_NUL_BYTE);
 	if (nlen >= 2 && (opt[0] == 'x' || opt[0] == 'X') && opt[1] == '-')
 		return 0;   /* x-systemd.*, X-mount.*: for other programs */
-	if (!eq) {
-		for (unsigned i = 0; i < mopt_nflag_words; i++) {
-			const struct mopt_flag_word *w = &mopt_flag_words[i];
-			if (word_is(opt, len, w->name)) {
-				ctx->flags = (ctx->flags & ~w->clear) | w->set;
-				return 0;
-			}
-		}
-	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(dropped_with_value); i++)
-			if (word_is(opt, nlen, dropped_with_value[i]))
-				return 0;
+	if (eq) {
+		if (pool_index(dropped_with_value, opt, nlen) >= 0)
+			return 0;
+		return parse_fs_option(ctx, opt, len, nlen, eq + 1,
+				       len - nlen - 1, 1);
 	}
-	return parse_fs_option(ctx, opt, len, opt, nlen, v, vlen, eq != NULL);
+	if ((i = pool_index(ms_words, opt, len)) >= 0) {
+		/* word 2k sets flag k, word 2k+1 clears it */
+		unsigned long flag = ms_flags[i / 2];
+		if (i & 1)
+			ctx->flags &= ~flag;
+		else
+			ctx->flags = (ctx->flags & ~(flag & ATIME_BITS ?
+				      ATIME_BITS : 0ul)) | flag;
+		return 0;
+	}
+	if ((i = pool_index(mount8_words, opt, len)) >= 0) {
+		if (i < 4)
+			ctx->flags |= MS_NOSUID | MS_NODEV |
+				      (i < 2 ? MS_NOEXEC : 0ul);
+		return 0;
+	}
+	return parse_fs_option(ctx, opt, len, len, NULL, 0, 0);
 }
 
 int mopt_parse(struct mopt_ctx *ctx, const char *opts, size_t len)
@@ -450,36 +448,40 @@ int mopt_parse(struct mopt_ctx *ctx, const char *opts, size_t len)
 	return 0;
 }
 
-void mopt_default(struct mopt_ctx *ctx, const char *name, const char *value)
+/* The slot of the option called name, or NULL. */
+static const struct mopt_slot *slot_named(const struct mopt_ctx *ctx,
+					  const char *name)
 {
 	int i = find_spec(ctx->fs, name, strlen(name));
 
-	if (i < 0)
-		return;
-	i = slot_of_emit(ctx->fs, emit_name(spec_at(ctx->fs, (unsigned)i)));
-	if (ctx->slot[i].seq)
-		return;
-	store(ctx, i, value, value ? strlen(value) : 0, 0, 0, value != NULL);
+	return i < 0 ? NULL : &ctx->slot[slot_of(ctx->fs, (unsigned)i)];
 }
 
-static size_t fmt_num(char *buf, uint32_t v, int base)
+void mopt_default(struct mopt_ctx *ctx, const char *name, const char *value)
 {
-	static const char digits[] = "0123456789abcdef";
+	const struct mopt_slot *s = slot_named(ctx, name);
+
+	if (s && !s->seq)
+		store(ctx, (unsigned)(s - ctx->slot), value,
+		      value ? strlen(value) : 0, 0, 0, value != NULL);
+}
+
+/* v in base 10, 16 (0x...) or 8 (with a leading 0 unless 0, as shown by
+ * the drivers' show_options) into buf; returns the length. */
+static size_t fmt_num(char *buf, uint32_t v, unsigned base)
+{
 	char tmp[16];
 	size_t n = 0, len = 0;
 
 	if (base == 10)
 		return fmt_u64(buf, v);
-	if (base == 16) {
+	if (base == 16 || v != 0)
 		buf[len++] = '0';
+	if (base == 16)
 		buf[len++] = 'x';
-	} else if (v != 0) {
-		buf[len++] = '0';   /* octal with a leading 0, as shown by
-				       the drivers' show_options */
-	}
 	do {
-		tmp[n++] = digits[v % (unsigned)base];
-		v /= (unsigned)base;
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
 	} while (v);
 	while (n)
 		buf[len++] = tmp[--n];
@@ -500,17 +502,12 @@ static const char *slot_text(const struct mopt_slot *s, char *buf,
 const char *mopt_get(const struct mopt_ctx *ctx, const char *name, char *buf,
 		     size_t cap)
 {
-	int i = find_spec(ctx->fs, name, strlen(name));
-	const struct mopt_slot *s;
+	const struct mopt_slot *s = slot_named(ctx, name);
 	const char *t;
 	size_t len;
 	char num[24];
 
-	if (i < 0)
-		return NULL;
-	s = &ctx->slot[slot_of_emit(ctx->fs,
-				    emit_name(spec_at(ctx->fs, (unsigned)i)))];
-	if (!s->seq || cap == 0)
+	if (!s || !s->seq || cap == 0)
 		return NULL;
 	t = slot_text(s, num, &len);
 	if (!s->has_value)
@@ -525,7 +522,7 @@ const char *mopt_get(const struct mopt_ctx *ctx, const char *name, char *buf,
 long mopt_build(struct mopt_ctx *ctx, char *out, size_t cap)
 {
 	const struct mopt_fs *fs = ctx->fs;
-	unsigned n = total_specs(fs);
+	unsigned n = fs->nspecs + (unsigned)ARRAY_SIZE(common_specs);
 	size_t len = 0;
 	uint32_t last = 0;
 
@@ -547,11 +544,11 @@ long mopt_build(struct mopt_ctx *ctx, char *out, size_t cap)
 		last = best_seq;
 
 		const struct mopt_slot *s = &ctx->slot[best];
-		const char *name = emit_name(spec_at(fs, (unsigned)best));
+		const char *name = name_at(fs, (unsigned)best);
+		size_t nlen = strlen(name), vlen;
 		char num[24];
-		size_t vlen;
 		const char *v = slot_text(s, num, &vlen);
-		size_t need = (len ? 1 : 0) + strlen(name) +
+		size_t need = (len ? 1 : 0) + nlen +
 			      (s->has_value ? 1 + vlen : 0);
 
 		if (len + need > MOPT_DATA_MAX || len + need >= cap) {
@@ -564,8 +561,8 @@ long mopt_build(struct mopt_ctx *ctx, char *out, size_t cap)
 		}
 		if (len)
 			out[len++] = ',';
-		memcpy(out + len, name, strlen(name));
-		len += strlen(name);
+		memcpy(out + len, name, nlen);
+		len += nlen;
 		if (s->has_value) {
 			out[len++] = '=';
 			memcpy(out + len, v, vlen);
@@ -581,84 +578,113 @@ long mopt_build(struct mopt_ctx *ctx, char *out, size_t cap)
 	return (long)len;
 }
 
-/* ---- flag names for -v ------------------------------------------------- */
+/* ---- texts for messages and -v ----------------------------------------- */
 
-static const struct { unsigned long flag; const char *name; } ms_names[] = {
-	{ MS_RDONLY, "MS_RDONLY" },       { MS_NOSUID, "MS_NOSUID" },
-	{ MS_NODEV, "MS_NODEV" },         { MS_NOEXEC, "MS_NOEXEC" },
-	{ MS_SYNCHRONOUS, "MS_SYNCHRONOUS" },
-	{ MS_REMOUNT, "MS_REMOUNT" },     { MS_MANDLOCK, "MS_MANDLOCK" },
-	{ MS_DIRSYNC, "MS_DIRSYNC" },     { MS_NOSYMFOLLOW, "MS_NOSYMFOLLOW" },
-	{ MS_NOATIME, "MS_NOATIME" },     { MS_NODIRATIME, "MS_NODIRATIME" },
-	{ MS_SILENT, "MS_SILENT" },       { MS_RELATIME, "MS_RELATIME" },
-	{ MS_STRICTATIME, "MS_STRICTATIME" },
-	{ MS_LAZYTIME, "MS_LAZYTIME" },
-};
+static void append(char *out, size_t cap, size_t *len, const char *s)
+{
+	str_append(out, cap, len, s, strlen(s));
+}
 
 size_t mopt_flags_text(unsigned long flags, char *out, size_t cap)
 {
+	const char *name = ms_names;
+	const char *sep = "";
 	size_t len = 0;
+	char hex[24];
 
 	if (cap)
 		out[0] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(ms_names); i++) {
-		if (!(flags & ms_names[i].flag))
-			continue;
-		flags &= ~ms_names[i].flag;
-		if (len)
-			str_append(out, cap, &len, "|", 1);
-		str_append(out, cap, &len, ms_names[i].name,
-			   strlen(ms_names[i].name));
+	for (size_t i = 0; i < ARRAY_SIZE(ms_flags); i++) {
+		if (flags & ms_flags[i]) {
+			flags &= ~(unsigned long)ms_flags[i];
+			append(out, cap, &len, sep);
+			append(out, cap, &len, "MS_");
+			append(out, cap, &len, name);
+			sep = "|";
+		}
+		name += strlen(name) + 1;
 	}
 	if (flags || !len) {
-		char hex[24] = "0x";
-		size_t n = 2;
-		int started = 0;
+		/* bits without a name, in hex; no flags at all: "0" */
+		size_t n = sizeof(hex) - 1;
 
-		for (int sh = 60; sh >= 0; sh -= 4) {
-			unsigned d = (unsigned)(flags >> sh) & 15;
-			if (d || started || sh == 0) {
-				hex[n++] = "0123456789abcdef"[d];
-				started = 1;
-			}
-		}
 		hex[n] = '\0';
-		if (len)
-			str_append(out, cap, &len, "|", 1);
-		if (!flags)
-			str_append(out, cap, &len, "0", 1);
-		else
-			str_append(out, cap, &len, hex, n);
+		do {
+			hex[--n] = "0123456789abcdef"[flags & 15];
+			flags >>= 4;
+		} while (flags);
+		if (hex[n] != '0') {
+			hex[--n] = 'x';
+			hex[--n] = '0';
+		}
+		append(out, cap, &len, sep);
+		append(out, cap, &len, hex + n);
 	}
 	return len;
 }
 
+void mopt_accepted_text(const struct mopt_ctx *ctx, char *out, size_t cap)
+{
+	const char *eq = ctx->err_opt ? memchr(ctx->err_opt, '=',
+					       ctx->err_len) : NULL;
+	int i = eq ? find_spec(ctx->fs, ctx->err_opt,
+			       (size_t)(eq - ctx->err_opt)) : -1;
+	const struct mopt_spec *sp = i < 0 ? NULL : spec_at(ctx->fs, (unsigned)i);
+	size_t len = 0;
+	char lo[24], hi[24];
+
+	out[0] = '\0';
+	if (!sp || sp->type == MOPT_FLAG || sp->type == MOPT_STRING)
+		return;
+	append(out, cap, &len, " (accepted: ");
+	if (sp->type == MOPT_ENUM) {
+		for (const char *p = choices[sp->arg]; *p; p += strlen(p) + 1) {
+			append(out, cap, &len, p == choices[sp->arg] ? "" : ", ");
+			append(out, cap, &len, p);
+		}
+		if (sp->flags & MOPT_OR_UID)
+			append(out, cap, &len, ", or a user id or name");
+	} else if (sp->type == MOPT_U32 || sp->type == MOPT_OCTAL) {
+		const uint32_t *range = ranges[sp->arg];
+		unsigned base = sp->type == MOPT_OCTAL ? 8 : 10;
+
+		lo[fmt_num(lo, range[0], base)] = '\0';
+		hi[fmt_num(hi, range[1], base)] = '\0';
+		/* "0..65535"; octal: "octal, within 0777" */
+		append(out, cap, &len, base == 8 ? "octal, within " : lo);
+		append(out, cap, &len, base == 8 ? "" : "..");
+		append(out, cap, &len, hi);
+	} else {
+		append(out, cap, &len, "a user/group id or name, up to "
+		       "4294967294");
+	}
+	append(out, cap, &len, ")");
+}
+
+/* Indexed by enum mopt_reason. */
+static const char reason_texts[] =
+	"ok\0"
+	"unknown option\0"
+	"needs a value (NAME=VALUE)\0"
+	"takes no value\0"
+	"empty value\0"
+	"not a decimal number\0"
+	"number out of range\0"
+	"not an octal number\0"
+	"octal value out of range\0"
+	"no such user in /etc/passwd\0"
+	"no such group in /etc/group\0"
+	"unknown value\0"
+	"4294967295 is not a valid id\0"
+	"mount data over the kernel's 4095 bytes\0"
+	"only VirtualBox's own vboxsf driver takes it, and it is not the "
+	"one loaded\0"
+	"cannot read /etc/passwd or /etc/group\0"
+	"contains a NUL byte\0";
+
 const char *mopt_reason_text(enum mopt_reason r)
 {
-	switch (r) {
-	case MOPT_OK:            return "ok";
-	case MOPT_UNKNOWN:       return "unknown option";
-	case MOPT_NEEDS_VALUE:   return "needs a value (NAME=VALUE)";
-	case MOPT_NO_VALUE:      return "takes no value";
-	case MOPT_EMPTY_VALUE:   return "empty value";
-	case MOPT_NOT_NUMBER:    return "not a decimal number";
-	case MOPT_RANGE:         return "number out of range";
-	case MOPT_NOT_OCTAL:     return "not an octal number";
-	case MOPT_OCTAL_BITS:    return "octal value has bits outside the "
-				        "allowed mask";
-	case MOPT_NO_USER:       return "no such user in /etc/passwd";
-	case MOPT_NO_GROUP:      return "no such group in /etc/group";
-	case MOPT_CHOICE:        return "not one of the accepted values";
-	case MOPT_BAD_ID:        return "4294967295 is not a valid id";
-	case MOPT_TOO_LONG:      return "mount data longer than the kernel's "
-				        "limit of 4095 bytes";
-	case MOPT_NOT_VBOX:      return "only VirtualBox's own vboxsf driver "
-				        "takes it; the loaded driver is the "
-				        "mainline one (or none is loaded)";
-	case MOPT_LOOKUP_FAILED: return "cannot read the user/group database";
-	case MOPT_NUL_BYTE:      return "contains a NUL byte";
-	}
-	return "?";
+	return r <= MOPT_NUL_BYTE ? pool_at(reason_texts, r) : "?";
 }
 
 /* ---- defaults for the hooks -------------------------------------------- */

@@ -28,12 +28,12 @@
 
 enum mopt_type {
 	MOPT_FLAG,     /* no value: "posixacl" */
-	MOPT_U32,      /* decimal number in [min, max] */
-	MOPT_OCTAL,    /* octal number using only the bits of max */
+	MOPT_U32,      /* decimal number within a range */
+	MOPT_OCTAL,    /* octal number using only the bits of a mask */
 	MOPT_UID,      /* number or user name (/etc/passwd) */
 	MOPT_GID,      /* number or group name (/etc/group) */
 	MOPT_STRING,   /* any non-empty text */
-	MOPT_ENUM,     /* one of choices, "a|b|c" */
+	MOPT_ENUM,     /* one of a list of words */
 };
 
 /* mopt_spec.flags */
@@ -43,36 +43,29 @@ enum {
 	MOPT_VBOX_ONLY = 4,       /* only VirtualBox's own vboxsf driver */
 	MOPT_SETS_MASKS = 8,      /* umask=: sets dmask and fmask */
 	MOPT_HEX = 16,            /* U32 also as 0xHEX, emitted as 0xHEX */
+	MOPT_ALIAS_OF_PREV = 32,  /* passed to the kernel as the option
+				     before it in the table, sharing its
+				     value, last wins (iocharset -> nls) */
 };
 
+/* One option of a filesystem. Three bytes and no pointers: the names are
+ * in one string per table (mopt_fs.names), so a table entry costs its
+ * name and 3 bytes instead of 40 bytes of relocated pointers. */
 struct mopt_spec {
-	const char *name;
-	uint8_t type;
+	uint8_t type;             /* enum mopt_type */
 	uint8_t flags;
-	uint32_t min, max;        /* U32 range; OCTAL: max = allowed bits */
-	const char *choices;      /* ENUM */
-	const char *emit;         /* name passed to the kernel when it
-				     differs (iocharset -> nls); options
-				     with the same emitted name share one
-				     value (last wins) */
+	uint8_t arg;              /* U32, OCTAL: index of its range;
+				     ENUM: index of its list of words */
 };
 
 struct mopt_fs {
 	const char *type;         /* filesystem type for mount(2) */
-	const char *modules;      /* kernel modules to name on ENODEV */
+	const char *names;        /* "nls\0iocharset\0...": one per spec */
 	const struct mopt_spec *specs;
 	unsigned nspecs;
 };
 
 extern const struct mopt_fs mopt_fs_vboxsf, mopt_fs_9p, mopt_fs_virtiofs;
-
-/* One VFS flag word: set and clear are MS_* masks. */
-struct mopt_flag_word {
-	const char *name;
-	unsigned long set, clear;
-};
-extern const struct mopt_flag_word mopt_flag_words[];
-extern const unsigned mopt_nflag_words;
 
 /* Why an option was refused or dropped (mopt_reason_text). */
 enum mopt_reason {
@@ -152,6 +145,11 @@ long mopt_build(struct mopt_ctx *ctx, char *out, size_t cap);
 
 /* "MS_RDONLY|MS_NODEV" (or "0") into out; returns the length needed. */
 size_t mopt_flags_text(unsigned long flags, char *out, size_t cap);
+
+/* What ctx->err_opt's option accepts, for a bad value (MOPT_CHOICE,
+ * MOPT_RANGE, MOPT_NOT_OCTAL...): " (accepted: a, b, c)" into out, or ""
+ * when there is nothing to add. */
+void mopt_accepted_text(const struct mopt_ctx *ctx, char *out, size_t cap);
 
 /* The default resolver: /etc/passwd, /etc/group. */
 int mopt_resolve_passwd(struct mopt_ctx *ctx, int is_group, const char *name,

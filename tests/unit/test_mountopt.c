@@ -328,6 +328,49 @@ static void test_flags_text(void)
 	UNIT_STREQ("flagstext/names", "MS_RDONLY|MS_NODEV|MS_RELATIME", buf);
 	mopt_flags_text(MS_NOSUID | 0x40000000ul, buf, sizeof(buf));
 	UNIT_STREQ("flagstext/unknown-bits", "MS_NOSUID|0x40000000", buf);
+	mopt_flags_text(MS_NOSYMFOLLOW | MS_LAZYTIME | 0x100000000ul, buf,
+			sizeof(buf));
+	UNIT_STREQ("flagstext/last-names-and-high-bits",
+		   "MS_NOSYMFOLLOW|MS_LAZYTIME|0x100000000", buf);
+}
+
+/* What a bad value's message says is accepted (mopt_accepted_text). */
+static const char *accepted(const struct mopt_fs *fs, const char *opts)
+{
+	static char out[256];
+	struct mopt_ctx ctx;
+
+	mopt_init(&ctx, fs);
+	ctx.resolve = fake_resolve;
+	ctx.vbox_driver = fake_vbox;
+	if (mopt_parse(&ctx, opts, strlen(opts)) == 0)
+		return "(parsed)";
+	mopt_accepted_text(&ctx, out, sizeof(out));
+	return out;
+}
+
+static void test_accepted(void)
+{
+	UNIT_STREQ("accepted/enum", " (accepted: always, never, inode)",
+		   accepted(&mopt_fs_virtiofs, "dax=x"));
+	UNIT_STREQ("accepted/enum-or-uid",
+		   " (accepted: user, any, client, or a user id or name)",
+		   accepted(&mopt_fs_9p, "access=nobody-here"));
+	UNIT_STREQ("accepted/range", " (accepted: 4096..4294967295)",
+		   accepted(&mopt_fs_9p, "msize=1"));
+	UNIT_STREQ("accepted/octal-mode", " (accepted: octal, within 0777)",
+		   accepted(&mopt_fs_vboxsf, "dmode=1777"));
+	UNIT_STREQ("accepted/octal-mask", " (accepted: octal, within 07777)",
+		   accepted(&mopt_fs_vboxsf, "umask=9"));
+	UNIT_STREQ("accepted/uid", " (accepted: a user/group id or name, up "
+		   "to 4294967294)", accepted(&mopt_fs_vboxsf,
+		   "uid=99999999999"));
+	UNIT_STREQ("accepted/string-nothing", "",
+		   accepted(&mopt_fs_vboxsf, "nls="));
+	UNIT_STREQ("accepted/unknown-nothing", "",
+		   accepted(&mopt_fs_vboxsf, "bogus=1"));
+	UNIT_STREQ("accepted/common-option", "context=x",
+		   run(&mopt_fs_virtiofs, 0, "context=x", NULL));
 }
 
 static char tmpdir[] = "/tmp/test_mountopt.XXXXXX";
@@ -456,6 +499,7 @@ int main(void)
 	test_virtiofs();
 	test_long();
 	test_flags_text();
+	test_accepted();
 	test_passwd();
 	test_xenstore();
 	return unit_failures ? 1 : 0;
