@@ -31,14 +31,16 @@ ssize_t cgr_path_below(const char *path, size_t len, const char *prefix,
 int cgr_path_deleted(const char *path, size_t len);
 
 /* The index of a tree: nodes in the order they were found (every node
- * after its parent), children linked in listing order, and an open
- * addressing hash from id to node. Dead nodes (removed cgroups) stay in
- * the arrays but are unlinked and out of the hash. */
+ * after its parent), children linked in listing order, and a chained hash
+ * from id to node. Removed nodes stay in the array and in their hash
+ * chain, marked dead (lookups skip them), but are unlinked from their
+ * parent; a rehash drops them. */
 struct cgr_node {
 	uint64_t id;
 	uint32_t parent;
 	uint32_t first_child;
 	uint32_t next_sibling;
+	uint32_t hash_next;        /* the next node in the same bucket */
 	uint32_t name_off;         /* NUL-terminated name in names[] */
 	uint16_t name_len;
 	uint8_t dead;
@@ -46,16 +48,16 @@ struct cgr_node {
 
 struct cgr_index {
 	struct cgr_node *nodes;
-	uint32_t count, cap, dead;
+	uint32_t count, dead;
 	char *names;
-	size_t names_len, names_cap;
-	uint32_t *slots;           /* node + 1; 0 empty; CGR_TOMB removed */
-	uint32_t nslots, used;     /* used: slots not empty (tombs too) */
+	size_t names_len;
+	uint32_t *buckets;         /* first node of each chain, or CGR_NONE */
+	uint32_t nbuckets;         /* a power of two, or 0: not hashed */
+	size_t nodes_cap, names_cap, buckets_cap;   /* bytes mapped */
 };
 
 void cgr_index_init(struct cgr_index *ix);
 void cgr_index_free(struct cgr_index *ix);
-void cgr_index_clear(struct cgr_index *ix);
 /* Append a node under parent (CGR_NONE for the root) after the child
  * `after` (CGR_NONE: as the first child). Not hashed: call
  * cgr_index_hash_all() after a walk, or cgr_index_hash_add(). Returns
@@ -65,10 +67,7 @@ uint32_t cgr_index_add(struct cgr_index *ix, uint64_t id, uint32_t parent,
 int cgr_index_hash_all(struct cgr_index *ix);       /* 0 or -ENOMEM */
 int cgr_index_hash_add(struct cgr_index *ix, uint32_t node);
 uint32_t cgr_index_find(const struct cgr_index *ix, uint64_t id);
-/* The child of parent named name, or CGR_NONE. */
-uint32_t cgr_index_child(const struct cgr_index *ix, uint32_t parent,
-			 const char *name, size_t len);
-/* Remove node and its subtree: unlink, mark dead, drop from the hash. */
+/* Remove node and its subtree: unlink, mark dead (gone for lookups). */
 void cgr_index_remove(struct cgr_index *ix, uint32_t node);
 /* The path of node below the root ("" for the root, else "/a/b") into
  * buf (NUL-terminated): its length, or -ENAMETOOLONG. */
