@@ -25,7 +25,7 @@
  * CAP_SYS_ADMIN) it rescans every -i MS and reports the difference.
  *
  * Size matters (the whole binary has a budget): the --help text is short
- * (docs/cgroup-resolve.md explains), and a few raw syscalls stand in for
+ * (README.md, "cgroup-resolve", explains), and a few raw syscalls stand in for
  * libc wrappers that would pull in code this applet does not need.
  */
 //applet:CGROUP_RESOLVE cgroup-resolve usr/bin/cgroup-resolve cgroup_resolve_main 0

@@ -11,7 +11,7 @@
 #   find -inum        `find MOUNT -inum ID` per id (what admins type);
 #                     sampled on NFIND ids and scaled
 # Syscalls counted with strace -f -c; time is the best of 3 runs without
-# strace. Prints a Markdown table (docs/cgroup-resolve.md quotes it), the
+# strace. Prints a Markdown table (README.md, "Benchmarks", quotes it), the
 # ratios to forkless handle mode, and PASS/FAIL for the issue's targets.
 . "$(dirname "$0")/../cgroup/lib-cgroup.sh"
 cg_setup bench-cgroup || exit 0

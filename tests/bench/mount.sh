@@ -10,7 +10,7 @@
 # is needed and every variant does the same kernel work: one mount(2).
 # Counted with strace -f: syscalls, processes (execve), and the time of
 # RUNS fake mounts (-f, no strace) per variant, in a private mount
-# namespace. Prints a Markdown table (docs/mount-helpers.md quotes it).
+# namespace. Prints a Markdown table (README.md, "Benchmarks", quotes it).
 . "$(dirname "$0")/../lib.sh"
 need_root bench-mount || exit 0
 for t in strace unshare mount; do
