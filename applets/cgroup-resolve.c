@@ -107,6 +107,11 @@ int cgr_parse_id(const char *s, size_t len, uint64_t *id)
 	return parse_u64_base(s, len, 10, id);
 }
 
+static int is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
 int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 			  size_t cap)
 {
@@ -139,8 +144,9 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 		char c = mnt[i];
 
 		/* The kernel escapes space, tab, newline and backslash as
-		 * \ooo, so a backslash always starts 3 octal digits. */
-		if (c == '\\' && i + 3 < mlen) {
+		 * \ooo; anything else after a backslash is taken as is. */
+		if (c == '\\' && i + 3 < mlen && is_octal(mnt[i + 1]) &&
+		    is_octal(mnt[i + 2]) && is_octal(mnt[i + 3])) {
 			c = (char)((mnt[i + 1] - '0') << 6 |
 				   (mnt[i + 2] - '0') << 3 | (mnt[i + 3] - '0'));
 			i += 3;

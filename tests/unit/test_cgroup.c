@@ -61,6 +61,12 @@ static void test_mountinfo(void)
 		   mi("50 41 0:38 / /mnt/a\\040b\\011c\\134d rw - cgroup2 none rw",
 		      dir, sizeof(dir)) == 1 &&
 		   strcmp(dir, "/mnt/a b\tc\\d") == 0);
+	/* Found by tests/fuzz/parsers.sh: a backslash not followed by three
+	 * octal digits was decoded anyway (and shifted a negative value). */
+	UNIT_CHECK("cgroup/mountinfo-bad-escape-kept",
+		   mi("50 41 0:38 / /mnt/a\\9zb\\0 rw - cgroup2 none rw",
+		      dir, sizeof(dir)) == 1 &&
+		   strcmp(dir, "/mnt/a\\9zb\\0") == 0);
 	UNIT_CHECK("cgroup/mountinfo-type-named-like-cgroup2x",
 		   mi("50 41 0:38 / /mnt rw - cgroup2x none rw",
 		      dir, sizeof(dir)) == 0);

@@ -1,0 +1,49 @@
+# lib-fuzz.sh - run a libFuzzer target for a bounded time (sourced after
+# tests/lib.sh by the tests/fuzz/*.sh scripts).
+#
+# fuzz_target NAME CORPUS-DIR SOURCE...: builds SOURCES with clang
+# -fsanitize=fuzzer,address,undefined (with libcommon's headers and an
+# all-applets autoconf.h), runs it for FUZZ_SECONDS (default 30) from the
+# checked-in corpus (new inputs go to a scratch copy; add interesting ones
+# by hand). A crash, sanitizer report or broken invariant is a FAIL naming
+# the saved input. Needs clang with its runtime (Debian 12: clang and
+# libclang-rt-14-dev / libclang-common-14-dev).
+fuzz_target() {
+	local name=$1 corpus=$2 out=$TMPBASE/fuzz-$1 secs=${FUZZ_SECONDS:-30} rc runs
+	shift 2
+	rm -rf "$out"
+	mkdir -p "$out/corpus" "$out/artifacts"
+	if ! command -v clang >/dev/null; then
+		skip "fuzz/$name" "********** clang not installed (Debian: clang) - $name was NOT fuzzed **********"
+		return 0
+	fi
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$out/probe.c"
+	if ! clang -fsanitize=fuzzer -o "$out/probe" "$out/probe.c" 2>"$out/probe.log"; then
+		skip "fuzz/$name" "********** clang cannot build libFuzzer targets (Debian: libclang-rt-14-dev): $(head -c 200 "$out/probe.log") **********"
+		return 0
+	fi
+	# Every applet enabled, so ENABLE_X code is compiled as in a full build.
+	( cd "$TOP" && KCONFIG_CONFIG=$out/.config kconfig-conf --allyesconfig Config.in >/dev/null &&
+	  sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
+		Config.in build/gen/Config.applets.in >"$out/symbols" &&
+	  config/gen-autoconf.sh "$out/.config" "$out/symbols" "$out/autoconf.h" ) ||
+		{ fail "fuzz/$name/build" "cannot generate autoconf.h"; return 0; }
+	if ! clang -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-I"$TOP/libcommon" -I"$TOP/applets" -I"$out" -o "$out/fuzz" "$@" 2>"$out/build.log"; then
+		fail "fuzz/$name/build" "does not compile" "$(cat "$out/build.log")"
+		return 0
+	fi
+	cp "$corpus"/* "$out/corpus/"
+	"$out/fuzz" -max_total_time="$secs" -max_len=6000 -timeout=10 -print_final_stats=1 \
+		-artifact_prefix="$out/artifacts/" "$out/corpus" >"$out/log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log")
+	if [ $rc = 0 ] && [ -z "$(ls "$out/artifacts")" ]; then
+		pass "fuzz/$name"
+		info "fuzz/$name: $runs inputs in ${secs}s, corpus $(ls "$out/corpus" | wc -l) entries"
+	else
+		fail "fuzz/$name" "fuzzer exit $rc; input saved in $out/artifacts" \
+			"$(grep -E 'ERROR|SUMMARY|==[0-9]+==|runtime error|abort|deadly' "$out/log" | head -20)"
+	fi
+}

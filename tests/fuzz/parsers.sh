@@ -1,0 +1,13 @@
+#!/bin/bash
+# tests/fuzz/parsers.sh - fuzz the other input parsers (fuzz_parsers.c:
+# Xen sysfs values, dash `read` emulation, cgroup ids, mountinfo lines,
+# readlink paths, octal escaping; corpus tests/fuzz/corpus-parsers) for a
+# bounded time; see lib-fuzz.sh.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-fuzz.sh"
+lib=$(ls "$TOP"/libcommon/*.c | grep -v -e multicall.c -e install.c -e links.c \
+	-e mountopt.c -e passwd.c)
+# shellcheck disable=SC2086
+fuzz_target parsers "$TOP/tests/fuzz/corpus-parsers" \
+	"$TOP/tests/fuzz/fuzz_parsers.c" "$TOP/applets/xen.c" "$TOP/applets/cgroup-resolve.c" $lib
+exit 0
