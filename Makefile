@@ -43,8 +43,10 @@ ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate
 	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
 # On x86_64 the ELF entry point is forkless_start (applets/xen-early.c):
 # the Xen wrapper's exec path runs there before libc initialises.
+# It runs before any self-relocation a static-pie start file would do, so
+# the binary is linked at a fixed address (-no-pie).
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-ALL_LDFLAGS += -Wl,-e,forkless_start
+ALL_LDFLAGS += -no-pie -Wl,-e,forkless_start
 endif
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
