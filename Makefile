@@ -46,7 +46,7 @@ ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate
 # It runs before any self-relocation a static-pie start file would do, so
 # the binary is linked at a fixed address (-no-pie).
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-ALL_LDFLAGS += -no-pie -Wl,-e,forkless_start
+ALL_LDFLAGS += -Wl,-no-pie -Wl,-e,forkless_start
 endif
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 

@@ -11,6 +11,7 @@ mkdir -p "$mb"
 # build NAME [make args...]: make into build/matrix/NAME with its .config.
 build() {
 	local name=$1; shift
+	rm -f "$mb/$name/forkless"   # a stale binary must not pass for a build
 	make -s O="$mb/$name" BIN="$mb/$name/forkless" KCONFIG_CONFIG="$mb/$name/.config" "$@" \
 		>"$mb/$name.log" 2>&1
 }
@@ -33,7 +34,7 @@ built_ok() {   # built_ok NAME DESCRIPTION
 # Make sure the shared generated files exist (Config.applets.in).
 make -s build/gen/.applets.stamp >/dev/null 2>&1 || make -s >/dev/null 2>&1
 
-configure allno --allnoconfig && build allno
+configure allno --allnoconfig; build allno
 if built_ok allno "allnoconfig (multiplexer only)"; then
 	run_capture "$mb/allno/forkless" --list
 	check "allnoconfig/--list is empty" "0 " "$RC $OUT"
@@ -45,20 +46,21 @@ for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.
 	name=${sym#*:} sym=${sym%%:*}
 	configure "one-$name" --allnoconfig &&
 		sed -i "s/^# CONFIG_$sym is not set\$/CONFIG_$sym=y/" "$mb/one-$name/.config" &&
-		KCONFIG_CONFIG="$mb/one-$name/.config" kconfig-conf --olddefconfig Config.in >/dev/null &&
-		build "one-$name"
+		KCONFIG_CONFIG="$mb/one-$name/.config" kconfig-conf --olddefconfig Config.in >/dev/null
+	build "one-$name"
 	if built_ok "one-$name" "only $name"; then
 		run_capture "$mb/one-$name/forkless" --list
 		check "only $name/--list is just $name" "$name" "${OUT%$'\n'}"
 	fi
 done
 
-configure allyes --allyesconfig && build allyes && built_ok allyes "allyesconfig"
+configure allyes --allyesconfig; build allyes; built_ok allyes "allyesconfig"
 
 for d in config/*_defconfig; do
 	name=${d#config/}; name=${name%_defconfig}
 	mkdir -p "$mb/def-$name" && rm -f "$mb/def-$name/.config" &&
-		build "def-$name" "${name}_defconfig" && build "def-$name" && built_ok "def-$name" "${name}_defconfig"
+		build "def-$name" "${name}_defconfig" && build "def-$name"
+	built_ok "def-$name" "${name}_defconfig"
 done
 size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
 s=$(size_of def-full)
@@ -70,9 +72,10 @@ file "$mb/def-full/forkless" | grep -q 'statically linked' &&
 	pass "build/default is static" || fail "build/default is static" "$(file "$mb/def-full/forkless")"
 
 # glibc (and clang, where installed) must compile the same sources.
-configure glibc --defconfig=config/defconfig && build glibc CC=gcc && built_ok glibc "glibc (CC=gcc)"
+# (built_ok runs whatever happened before it: a failed build is a FAIL.)
+configure glibc --defconfig=config/defconfig; build glibc CC=gcc; built_ok glibc "glibc (CC=gcc)"
 if command -v clang >/dev/null; then
-	configure clang --defconfig=config/defconfig && build clang CC=clang && built_ok clang "clang (CC=clang, glibc)"
+	configure clang --defconfig=config/defconfig; build clang CC=clang; built_ok clang "clang (CC=clang, glibc)"
 fi
 
 # A second make with nothing changed rebuilds nothing.
