@@ -32,9 +32,15 @@ LIB_SRCS := $(sort $(wildcard libcommon/*.c))
 OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
 
 WARN := -Wall -Wextra -Werror
+# The ELF entry point (applets/xen-early.c) runs the Xen wrapper's exec
+# path before TLS exists, through helpers in several files: a stack
+# protector canary read there would fault. After CFLAGS, so that a
+# toolchain or user default of -fstack-protector* cannot turn it back on.
+NO_SSP := -fno-stack-protector
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
-	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS)
+	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS) \
+	$(NO_SSP)
 # STATIC= and STRIP= make a dynamic, unstripped binary (the ASan/UBSan
 # variant of tests/asan/suite.sh); the default is static and stripped.
 STATIC ?= -static
@@ -59,14 +65,12 @@ $(BIN): $(OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
 	$(if $(STRIP),$(Q)objcopy $(STRIP_EXTRA) $@)
 
-$(O)/%.o: %.c $(O)/include/autoconf.h | $(O)/.tools
+$(O)/%.o: %.c $(O)/include/autoconf.h Makefile | $(O)/.tools
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/libcommon/multicall.o: $(GEN)/applet_table.h
-# Runs before TLS exists: no stack protector canary to read.
-$(O)/applets/xen-early.o: ALL_CFLAGS += -fno-stack-protector
 
 -include $(OBJS:.o=.d)
 

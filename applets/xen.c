@@ -4,14 +4,15 @@
  * to /usr/lib/xen-common/bin/xen-utils-wrapper, a shell script that reads
  * the running hypervisor's version from sysfs and execs
  * /usr/lib/xen-MAJOR.MINOR/bin/TOOL. That script runs on every call; here
- * it is six syscalls between our execve and the tool's:
- *   arch_prctl, set_tid_address (musl startup), openat+read major,
- *   openat+read minor, execve.
- * The fds are O_CLOEXEC, so nothing needs closing before the exec.
+ * it is four syscalls between our execve and the tool's: openat+read
+ * major, openat+read minor, then execve (xen-early.c runs this before
+ * musl's own startup; through main() musl adds arch_prctl and
+ * set_tid_address: six). The fds are O_CLOEXEC, so nothing needs closing
+ * before the exec.
  *
  * Compatibility with Debian 4.17's scripts is byte for byte on stdout,
  * stderr and exit status, except where the scripts are unsafe or fail
- * with a shell error; tests/integration/xen-diff.sh runs both and
+ * with a shell error; tests/xen/diff-debian.sh runs both and
  * README.md ("Differences from Debian's scripts") lists every exception.
  */
 //applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH
@@ -61,7 +62,8 @@
 //config:	default y
 //config:	help
 //config:	  Debian links every Xen tool to this dispatcher. It execs the tool
-//config:	  of the running hypervisor version in 6 syscalls, no fork.
+//config:	  of the running hypervisor version in 4 syscalls (6 without
+//config:	  XEN_EARLY_EXEC), no fork.
 //config:	  With it enabled, forkless invoked under any name that is not an
 //config:	  applet behaves as the wrapper for that name.
 //config:
@@ -383,8 +385,12 @@ static _Noreturn void exec_xen_tool(const char *command, char **argv)
 
 int xen_utils_wrapper_main(int argc, char **argv)
 {
+	const char *name = argv[0] ? path_basename(argv[0]) : "";
+
 	(void)argc;
-	exec_xen_tool(argv[0] ? path_basename(argv[0]) : "", argv);
+	if (name[0] == '-')   /* "-xl": dispatched as xl (multicall.c) */
+		name++;
+	exec_xen_tool(name, argv);
 }
 
 int xen_main(int argc, char **argv)
