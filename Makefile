@@ -26,6 +26,9 @@ KCONFIG_CONF ?= kconfig-conf
 KCONFIG_MCONF ?= kconfig-mconf
 DESTDIR ?= /
 
+# The applet list generated from the sources (Config.applets.in, the
+# applet table) does not depend on the configuration: one copy, in
+# build/gen, serves every O= (Config.in sources it by that path).
 GEN := build/gen
 APPLET_SRCS := $(sort $(wildcard applets/*.c))
 LIB_SRCS := $(sort $(wildcard libcommon/*.c))
@@ -133,20 +136,21 @@ savedefconfig: $(CONFIG_DEPS)
 	@echo "wrote $(O)/defconfig (only the options that differ from the defaults)"
 
 # ---- install, tests, benchmarks -----------------------------------------
+# The tests and benchmarks use $(BIN) (exported as FORKLESS).
 install: $(BIN)
-	./$(BIN) --install -s $(DESTDIR)
+	$(abspath $(BIN)) --install -s $(DESTDIR)
 
 check: $(BIN)
-	tests/run
+	FORKLESS=$(abspath $(BIN)) tests/run
 
 check-vm: $(BIN)
-	tests/vm/run ./$(BIN)
+	tests/vm/run $(abspath $(BIN))
 
 bench: $(BIN)
-	tests/bench/run
+	FORKLESS=$(abspath $(BIN)) tests/bench/run
 
 clean:
-	rm -rf build $(BIN)
+	rm -rf build $(O) $(BIN)
 distclean: clean
 	rm -f .config .config.old
 

@@ -422,7 +422,7 @@ int xen_toolstack_main(int argc, char **argv)
 {
 	(void)argc;
 	deprecated_warning(argv[0]);
-	return write_all(1, "xl\n", 3) < 0;
+	return stdout_status(write_all(1, "xl\n", 3));
 }
 
 int xen_toolstack_wrapper_main(int argc, char **argv)
@@ -451,7 +451,7 @@ int xen_version_main(int argc, char **argv)
 	get_version(&xv);
 	len = strlen(xv.str);
 	xv.str[len] = '\n';
-	return write_all(1, xv.str, len + 1) < 0;
+	return stdout_status(write_all(1, xv.str, len + 1));
 }
 
 int xen_dir_main(int argc, char **argv)
@@ -467,5 +467,5 @@ int xen_dir_main(int argc, char **argv)
 		no_version_dir(xv.str);
 	len = strlen(dir);
 	dir[len] = '\n';
-	return write_all(1, dir, len + 1) < 0;
+	return stdout_status(write_all(1, dir, len + 1));
 }

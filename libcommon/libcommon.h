@@ -83,6 +83,10 @@ int write_strs_list(int fd, const char *first, ...);
 int write_line_va(int fd, const char *head, const char *first, va_list ap,
 		  const char *tail);
 
+/* For an applet's final output: 0 when ret (a write result) is 0, else
+ * "APPLET: cannot write to stdout: REASON" on stderr and 1. */
+int stdout_status(int ret);
+
 /* "APPLET: " + strings + "\n" on stderr. */
 void warn_msg_list(const char *first, ...);
 #define warn_msg(...) warn_msg_list(__VA_ARGS__, STR_LIST_END)

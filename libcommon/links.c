@@ -18,7 +18,7 @@ static int for_each_wrapped_tool(install_link_fn *fn, void *ctx)
 	const char *p = CONFIG_XEN_WRAPPED_TOOLS;
 
 	while (*p) {
-		char path[256];
+		char path[4096];
 		size_t n = strcspn(p, " \t\n"), len = 0;
 		int ret;
 
@@ -30,8 +30,11 @@ static int for_each_wrapped_tool(install_link_fn *fn, void *ctx)
 		if (!memchr(p, '/', n))
 			str_append(path, sizeof(path), &len, DEFAULT_TOOL_DIR,
 				   sizeof(DEFAULT_TOOL_DIR) - 1);
-		if (str_append(path, sizeof(path), &len, p, n) < 0)
+		if (str_append(path, sizeof(path), &len, p, n) < 0) {
+			warn_msg("CONFIG_XEN_WRAPPED_TOOLS: an entry is longer "
+				 "than a path can be");
 			return -ENAMETOOLONG;
+		}
 		if ((ret = fn(path, WRAPPER_PATH, ctx)) != 0)
 			return ret;
 		p += n;

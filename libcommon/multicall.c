@@ -28,9 +28,8 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 	applet_name = a->name;
 	if (!(a->flags & APPLET_ARGS_PASSTHROUGH) && argc >= 2 &&
 	    strcmp(argv[1], "--help") == 0) {
-		write_strs(1, a->usage[0] ? a->usage
-			   : "(help text not configured in)\n");
-		return 0;
+		return stdout_status(write_strs(1, a->usage[0] ? a->usage
+					 : "(help text not configured in)\n"));
 	}
 	return a->main(argc, argv);
 }
@@ -50,8 +49,8 @@ static const char *const multiplexer_usage = ENABLE_FORKLESS_HELP ?
 	"  --install DIR install usr/bin/forkless under DIR and a hard link\n"
 	"                (-s: a relative symlink) for each path of --list-full\n"
 	"\n"
-	"Exit status: 0 ok, 1 install failed, 2 usage error,\n"
-	"127 applet not found.\n" :
+	"Exit status: 0 ok, 1 install failed or stdout not writable,\n"
+	"2 usage error, 127 applet not found.\n" :
 	"Usage: forkless APPLET [ARGS...] | --list | --list-full |"
 	" --install [-s] DIR\n";
 
@@ -59,22 +58,23 @@ static int print_path(const char *path, const char *link_to, void *ctx)
 {
 	(void)link_to;
 	(void)ctx;
-	write_strs(1, path, "\n");
-	return 0;
+	return write_strs(1, path, "\n");
 }
 
-static void list_applets(int full)
+/* 0, or -errno when stdout cannot be written. */
+static int list_applets(int full)
 {
 	size_t n;
 	const struct applet *a = applet_table(&n);
+	int ret = 0;
 
 	if (full) {
-		write_strs(1, FORKLESS_INSTALL_PATH "\n");
-		for_each_install_link(print_path, NULL);
-		return;
+		ret = write_strs(1, FORKLESS_INSTALL_PATH "\n");
+		return ret ? ret : for_each_install_link(print_path, NULL);
 	}
-	for (size_t i = 0; i < n; i++)
-		write_strs(1, a[i].name, "\n");
+	for (size_t i = 0; i < n && ret == 0; i++)
+		ret = write_strs(1, a[i].name, "\n");
+	return ret;
 }
 
 static int multiplexer(int argc, char **argv)
@@ -89,23 +89,20 @@ static int multiplexer(int argc, char **argv)
 	}
 	if (strcmp(arg, "--help") == 0) {
 		if (argc < 3) {
-			write_strs(1, multiplexer_usage, "\nApplets:\n");
-			list_applets(0);
-			return 0;
+			int ret = write_strs(1, multiplexer_usage, "\nApplets:\n");
+
+			return stdout_status(ret ? ret : list_applets(0));
 		}
 		a = find_applet(argv[2]);
 		if (!a) {
 			warn_msg("applet not found: ", argv[2]);
 			return 127;
 		}
-		write_strs(1, a->usage[0] ? a->usage
-			   : "(help text not configured in)\n");
-		return 0;
+		return stdout_status(write_strs(1, a->usage[0] ? a->usage
+					 : "(help text not configured in)\n"));
 	}
-	if (strcmp(arg, "--list") == 0 || strcmp(arg, "--list-full") == 0) {
-		list_applets(arg[6] == '-');
-		return 0;
-	}
+	if (strcmp(arg, "--list") == 0 || strcmp(arg, "--list-full") == 0)
+		return stdout_status(list_applets(arg[6] == '-'));
 	if (strcmp(arg, "--install") == 0) {
 		if (!ENABLE_FORKLESS_INSTALL)
 			die_msg(2, "--install is not configured in "

@@ -76,6 +76,28 @@ run_capture in_root "$root" exec-argv /usr/sbin/xl "$long"
 check "wrapper/a 5000-byte tool name is reported whole" \
 	"127 ERROR:  Unable to execute /usr/lib/xen-4.17/bin/$long" "$RC ${ERR%$'\n'}"
 
+# A login-style "-xl" is xl on every path (early exec and main()).
+set_state "$root" tool-not-executable
+run_capture in_root "$root" exec-argv /usr/sbin/xl -xl
+check "wrapper/-xl is xl on the error path too" \
+	"127 ERROR:  Unable to execute /usr/lib/xen-4.17/bin/xl" "$RC ${ERR%$'\n'}"
+set_state "$root" ok
+run_capture in_root "$root" exec-argv /usr/sbin/xl -xl
+check "wrapper/-xl execs xl" "argv[0]=/usr/lib/xen-4.17/bin/xl" "$(head -1 <<<"$OUT")"
+
+# Output that cannot be written is an error, never a silent success.
+for args in "--list" "--list-full" "--help" "--help xen-dir"; do
+	# shellcheck disable=SC2086
+	run_capture bash -c "\"\$0\" $args >/dev/full" "$FORKLESS"
+	check "multiplexer/$args to a full disk: exit 1, said" \
+		"1 forkless: cannot write to stdout: No space left on device" "$RC ${ERR%$'\n'}"
+done
+run_capture in_root "$root" /bin/sh -c 'exec xen-version >&-'
+check "xen-version/closed stdout: exit 1, said" \
+	"1 xen-version: cannot write to stdout: Bad file descriptor" "$RC ${ERR%$'\n'}"
+run_capture in_root "$root" /bin/sh -c 'exec xen-dir >&-'
+check "xen-dir/closed stdout: exit 1" "1" "$RC"
+
 # Environment and fds reach the tool untouched; the wrapper leaves none of
 # its own open; nothing is forked (same pid before and after exec).
 direct=$(in_root "$root" /usr/lib/xen-4.17/bin/xl 7</dev/null 9<>"$base/f" | grep -v '^argv')
