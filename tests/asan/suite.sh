@@ -28,4 +28,6 @@ for t in tests/xen/applets.sh tests/xen/diff-debian.sh tests/cgroup/*.sh tests/m
 	case $t in */syscalls.sh) continue ;; esac   # syscall budgets: not with a runtime
 	# Prefix every result so the sanitized run is told apart.
 	bash "$t" 2>&1 | sed -E 's/^(PASS|FAIL|SKIPPED): /\1: asan\//'
+	status=${PIPESTATUS[0]}
+	[ "$status" = 0 ] || fail "asan/$t" "the script itself exited with status $status"
 done
