@@ -137,7 +137,7 @@
 enum {
 	EXIT_OK = 0,
 	EXIT_USAGE = 1,       /* usage error or bad option */
-	EXIT_SYSTEM = 2,      /* system error (namespace, passwd) */
+	EXIT_SYSTEM = 2,      /* system error (namespace, passwd, stdout) */
 	EXIT_MOUNT = 32,      /* mount(2) failed, share not found */
 };
 
@@ -155,7 +155,7 @@ enum {
 struct helper {
 	const struct mopt_fs *fs;
 	const char *source, *target, *ns;
-	const char *opts[MAX_OPTS];
+	const char *opts[MAX_OPTS + 1];   /* + mount-shared's trans=xen */
 	unsigned nopts;
 	int fake, verbose, sloppy, ro, rw;
 	const char *type, *wait;   /* mount-shared: -t, -w */
@@ -344,6 +344,15 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 		m[2], m[3], m[4], m[5]);
 }
 
+/* -h, -v and -l write what was asked for to stdout: a failed write (a
+ * full disk, a closed stdout) is a system error, never a silent exit 0;
+ * for -v, before anything is mounted. */
+static void check_output(int ret)
+{
+	if (stdout_status(ret))
+		_exit(EXIT_SYSTEM);
+}
+
 /* mount("SRC", "DIR", "TYPE", FLAGS, "DATA"), as strace shows it. */
 static void print_call(const struct helper *h)
 {
@@ -353,10 +362,11 @@ static void print_call(const struct helper *h)
 	escape_octal(src, sizeof(src), h->source, strlen(h->source), 0);
 	escape_octal(dir, sizeof(dir), h->target, strlen(h->target), 0);
 	escape_octal(data, sizeof(data), h->data, strlen(h->data), 0);
-	write_strs(1, "mount(\"", src, "\", \"", dir, "\", \"", h->fs->type,
-		   "\", ", flags, ", ", h->have_data ? "\"" : "",
-		   h->have_data ? data : "NULL", h->have_data ? "\"" : "",
-		   ")\n");
+	check_output(write_strs(1, "mount(\"", src, "\", \"", dir, "\", \"",
+				h->fs->type, "\", ", flags, ", ",
+				h->have_data ? "\"" : "",
+				h->have_data ? data : "NULL",
+				h->have_data ? "\"" : "", ")\n"));
 }
 
 /* The number at the start of s, its digits counted in *len. */
@@ -486,8 +496,8 @@ static int scan_args(struct helper *h, int argc, char **argv, int shared)
 		case 'h': {
 			const struct applet *a = find_applet(applet_name);
 
-			write_strs(1, a && a->usage[0] ? a->usage
-				   : "(help text not configured in)\n");
+			check_output(write_strs(1, a && a->usage[0] ? a->usage
+				     : "(help text not configured in)\n"));
 			_exit(EXIT_OK);
 		}
 		case ':':
@@ -737,12 +747,13 @@ static unsigned wanted_kinds(const struct helper *h)
 	unsigned all = 0;
 	int xen = 0;
 
-	/* The last trans= of the -o options (the engine's rule). */
+	/* The last trans= of the -o options (the engine's rules; a quote
+	 * left open is refused when the options are parsed). */
 	for (unsigned i = 0; i < h->nopts; i++)
 		for (const char *p = h->opts[i]; *p;) {
-			size_t n = 0;
-			while (p[n] && p[n] != ',')
-				n++;
+			int open_quote;
+			size_t n = mopt_option_len(p, strlen(p), &open_quote);
+
 			if (n > 6 && memcmp(p, "trans=", 6) == 0)
 				xen = n == 9 && memcmp(p + 6, "xen", 3) == 0;
 			p += n + (p[n] == ',');
@@ -802,7 +813,7 @@ int mount_shared_main(int argc, char **argv)
 	struct outbuf ob;
 	uint64_t wait_s = 5;
 	unsigned kinds;
-	int n;
+	int n, vbox = -1, tried = 0;   /* tried: untagged virtio-fs devices */
 
 	memset(&h, 0, sizeof(h));
 	n = scan_args(&h, argc, argv, 1);
@@ -817,37 +828,46 @@ int mount_shared_main(int argc, char **argv)
 			usage_error("-l takes no operands", "");
 		outbuf_init(&ob, 1);
 		list_tags(kinds, &ob);
-		return outbuf_flush(&ob) < 0 ? EXIT_SYSTEM : EXIT_OK;
+		check_output(outbuf_flush(&ob));
+		return EXIT_OK;
 	}
 	take_operands(&h, n, argv, "TAG");
 
-	/* Poll every 100 ms: at boot the device may not be probed yet. */
+	/* Poll every 100 ms: at boot the device may not be probed yet. The
+	 * shares no walk lists are tried by name as soon as their device is
+	 * there, not after the wait: VirtualBox shared folders (the guest
+	 * device is enumerated before userspace runs, so it is looked for
+	 * once) and virtio-fs devices whose tags the kernel does not show
+	 * (before 6.9; tried again when another one appears). */
 	for (uint64_t polls = wait_s * 10;; polls--) {
+		int untagged;
+
 		memset(&f, 0, sizeof(f));
 		f.tag = h.source;
 		for_each_share(kinds, on_share, &f);
-		if (f.found || polls == 0)
+		if (f.found)
+			break;
+		if (ENABLE_MOUNT_VIRTIOFS && kinds & 1u << SHARE_VIRTIOFS &&
+		    (untagged = count_untagged_virtiofs()) > tried) {
+			tried = untagged;
+			h.fs = &mopt_fs_virtiofs;
+			if (run_mount(&h, 1) == EXIT_OK)
+				return EXIT_OK;
+		}
+		if (vbox < 0)
+			vbox = ENABLE_MOUNT_VBOXSF &&
+			       kinds & 1u << SHARE_VBOXSF && in_virtualbox();
+		if (vbox || polls == 0)
 			break;
 		sleep_100ms();
 	}
 	if (f.found) {
 		h.fs = fs_of_kind((enum share_kind)(f.found - 1));
-		if (f.found - 1 == SHARE_9P_XEN) {
-			static char xen_opt[] = "trans=xen";
-			if (h.nopts < MAX_OPTS)
-				h.opts[h.nopts++] = xen_opt;
-		}
+		if (f.found - 1 == SHARE_9P_XEN)
+			h.opts[h.nopts++] = "trans=xen";   /* its slot is free */
 		return run_mount(&h, 0);
 	}
-	/* Not listed anywhere: devices whose tags cannot be listed. */
-	if (ENABLE_MOUNT_VIRTIOFS && kinds & 1u << SHARE_VIRTIOFS &&
-	    count_untagged_virtiofs()) {
-		h.fs = &mopt_fs_virtiofs;
-		if (run_mount(&h, 1) == EXIT_OK)
-			return EXIT_OK;
-	}
-	if (ENABLE_MOUNT_VBOXSF && kinds & 1u << SHARE_VBOXSF &&
-	    in_virtualbox()) {
+	if (vbox) {
 		h.fs = &mopt_fs_vboxsf;
 		return run_mount(&h, 0);
 	}

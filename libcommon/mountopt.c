@@ -432,15 +432,28 @@ static int parse_one(struct mopt_ctx *ctx, const char *opt, size_t len)
 	return parse_fs_option(ctx, opt, len, len, NULL, 0, 0);
 }
 
+size_t mopt_option_len(const char *s, size_t len, int *open_quote)
+{
+	size_t n;
+	int quoted = 0;
+
+	for (n = 0; n < len && (quoted || s[n] != ','); n++)
+		quoted ^= s[n] == '"';
+	*open_quote = quoted;
+	return n;
+}
+
 int mopt_parse(struct mopt_ctx *ctx, const char *opts, size_t len)
 {
 	size_t i = 0;
+	int open_quote;
 
 	while (i < len) {
 		const char *p = opts + i;
-		const char *comma = memchr(p, ',', len - i);
-		size_t n = comma ? (size_t)(comma - p) : len - i;
+		size_t n = mopt_option_len(p, len - i, &open_quote);
 
+		if (open_quote)
+			return fail(ctx, p, n, MOPT_OPEN_QUOTE);
 		if (n > 0 && parse_one(ctx, p, n) < 0)
 			return -1;
 		i += n + 1;
@@ -680,11 +693,12 @@ static const char reason_texts[] =
 	"only VirtualBox's own vboxsf driver takes it, and it is not the "
 	"one loaded\0"
 	"cannot read /etc/passwd or /etc/group\0"
-	"contains a NUL byte\0";
+	"contains a NUL byte\0"
+	"unclosed double quote\0";
 
 const char *mopt_reason_text(enum mopt_reason r)
 {
-	return r <= MOPT_NUL_BYTE ? pool_at(reason_texts, r) : "?";
+	return r <= MOPT_OPEN_QUOTE ? pool_at(reason_texts, r) : "?";
 }
 
 /* ---- defaults for the hooks -------------------------------------------- */

@@ -10,8 +10,12 @@
  *     type, range, choices), names in uid=/gid= are resolved from
  *     /etc/passwd and /etc/group, and the result is the text mount data.
  * Duplicates: the last one wins (and is emitted once). Empty options and
- * commas at either end are ignored. Nothing is truncated: mount data
- * longer than the kernel's page (4095 bytes) is an error.
+ * commas at either end are ignored. A comma inside double quotes does not
+ * split (an MLS label: context="system_u:object_r:tmp_t:s0,c1"): the
+ * quotes stay in the data, as mount(8) passes them and the kernel's LSM
+ * option parsers expect; a quote left open is an error, as in libmount.
+ * Nothing is truncated: mount data longer than the kernel's page (4095
+ * bytes) is an error.
  *
  * No heap, no stdio: values are kept as pointers into the caller's option
  * strings (argv), which must outlive the result.
@@ -86,6 +90,7 @@ enum mopt_reason {
 	MOPT_NOT_VBOX,       /* VirtualBox-only option, other driver */
 	MOPT_LOOKUP_FAILED,  /* /etc/passwd or /etc/group unreadable */
 	MOPT_NUL_BYTE,       /* the kernel would cut the data there */
+	MOPT_OPEN_QUOTE,     /* a double quote left open */
 };
 const char *mopt_reason_text(enum mopt_reason r);
 
@@ -131,6 +136,9 @@ struct mopt_ctx {
 };
 
 void mopt_init(struct mopt_ctx *ctx, const struct mopt_fs *fs);
+/* The length of the option at s (at most len bytes): up to the first
+ * comma outside double quotes. *open_quote: 1 when a quote is left open. */
+size_t mopt_option_len(const char *s, size_t len, int *open_quote);
 /* Parse one option string (one -o). 0, or -1 with ctx->error set. */
 int mopt_parse(struct mopt_ctx *ctx, const char *opts, size_t len);
 /* Set NAME=VALUE (a static string) unless the user gave NAME. */

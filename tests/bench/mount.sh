@@ -22,9 +22,10 @@ trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/sbin" "$T/mnt"
 for a in mount.vboxsf mount.9p; do ln -s "$FORKLESS" "$T/sbin/$a"; done
 
-# busybox: the VM harness's cached copy, else busybox-static from the archive
+# busybox: the VM harness's cached copy (tests/vm/run unpacks busybox-static
+# there), else busybox-static from the archive
 BB=
-for c in "$TOP/build/vm-cache/x/bin/busybox" "$TOP/build/bench/busybox/bin/busybox"; do
+for c in "$TOP/build/vm-cache/unpacked/busybox-static/bin/busybox" "$TOP/build/bench/busybox/bin/busybox"; do
 	[ -x "$c" ] && BB=$c && break
 done
 if [ -z "$BB" ] && command -v apt-get >/dev/null; then
@@ -33,7 +34,8 @@ if [ -z "$BB" ] && command -v apt-get >/dev/null; then
 		dpkg -x busybox-static_*.deb busybox) && BB=$TOP/build/bench/busybox/bin/busybox
 	[ -x "$BB" ] || BB=
 fi
-[ -n "$BB" ] || info "bench-mount: busybox-static not available: its column is left out"
+[ -n "$BB" ] && info "bench-mount: busybox: $BB" ||
+	info "bench-mount: busybox-static not available: its column is left out"
 
 export T FORKLESS BB RUNS TOP
 cat >"$T/ns.sh" <<'NS'

@@ -67,6 +67,25 @@ run_capture "$T/mount.vboxsf" s /d -f -o
 	fail mount/usage/o-without-value "exit $RC: $ERR"
 refuse mount/usage/bad-namespace mount.9p t /d -N /nonexistent/ns 2 "-N /nonexistent/ns"
 
+# ---- output that cannot be written: exit 2 (system error), named -----------
+# lost NAME STDOUT-REDIRECTION APPLET ARGS...
+lost() {
+	local name=$1 redir=$2 applet=$3 err
+	shift 3
+	err=$(eval '"$T/$applet" "$@" 2>&1 '"$redir")
+	local rc=$?
+	[ "$rc" = 2 ] && [[ $err == *"$applet: cannot write to stdout: "* ]] && pass "$name" ||
+		fail "$name" "exit $rc, expected 2" "stderr: $err"
+}
+lost mount/output/v-line-full '>/dev/full' mount.9p t /d -f -v
+lost mount/output/v-line-closed '>&-' mount.9p t /d -f -v
+lost mount/output/help-full '>/dev/full' mount.vboxsf -h
+if command -v strace >/dev/null; then
+	# -v is written before mount(2): a lost -v line mounts nothing
+	n=$(strace -f -e trace=mount -e inject=mount:retval=0 "$T/mount.virtiofs" t /d -v 2>&1 >/dev/full | grep -c '^mount(')
+	check mount/output/v-line-lost-no-mount 0 "$n"
+fi
+
 # ---- options in any position, as mount(8) and people call helpers -------
 call mount/argv/mount8-order mount.vboxsf s /d -o rw,uid=1 "$V, \"uid=1\")"
 call mount/argv/options-first mount.vboxsf -o rw,uid=1 s /d "$V, \"uid=1\")"
@@ -189,6 +208,14 @@ for m in always never inode; do
 done
 refuse mount/virtiofs/dax-bad mount.virtiofs t /d -o dax=yes 1 "accepted: always, never, inode"
 refuse mount/virtiofs/unknown mount.virtiofs t /d -o cache=auto 1 "unknown virtiofs option 'cache=auto'"
+
+# ---- quoted values: an MLS context as libmount passes it ---------------------
+call mount/quotes/mls-context mount.vboxsf s /d -o 'context="system_u:object_r:tmp_t:s0,c1"' \
+	"$V, \"context=\"system_u:object_r:tmp_t:s0,c1\"\")"
+call mount/quotes/between-options mount.9p t /d -o 'cache=loose,context="u:r:t:s0:c1,c2",ro' \
+	'mount("t", "/d", "9p", MS_RDONLY, "cache=loose,context="u:r:t:s0:c1,c2",trans=virtio,version=9p2000.L,msize=512000")'
+refuse mount/quotes/open-quote mount.vboxsf s /d -o 'uid=1,context="u:r:t:s0,c1' 1 \
+	"bad option 'context=\"u:r:t:s0,c1': unclosed double quote"
 
 # ---- 4 KiB and beyond: a clear error, never truncated data ----------------
 long=$(head -c 4091 /dev/zero | tr '\0' a)

@@ -7,8 +7,10 @@
 # tags (Linux 6.9+), a virtio-fs device without a visible tag (older
 # kernels), the VirtualBox guest PCI device 80ee:cafe. The mount(2) call is
 # checked with strace's injection, as in mount8.sh. Xen 9pfs tags come
-# from xenstore (/dev/xen/xenbus), which has no stand-in here: the message
-# encoding is covered by tests/unit/test_mountopt.c, the rest by the VM.
+# from xenstore (/dev/xen/xenbus): a stand-in answers on a raw pty bound
+# there (an overlay on /dev makes the path), when python3 is installed;
+# the message encoding is also covered by tests/unit/test_mountopt.c, the
+# real xenstore by the VM tests.
 . "$(dirname "$0")/../lib.sh"
 
 need_root mount/shared || exit 0
@@ -61,6 +63,16 @@ expect() {
 	run_ms "$@"
 	[ "$RC" = 0 ] && check "$name" "$want" "$got" || fail "$name" "exit $RC" "$(cat "$T/err")"
 }
+# expect_within NAME WANT MIN-MS MAX-MS ARGS...: expect, in MIN..MAX-1 ms.
+expect_within() {
+	local name=$1 want=$2 min=$3 max=$4 start ms
+	shift 4
+	start=$(date +%s%N)
+	run_ms "$@"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ "$RC" = 0 ] && [ "$got" = "$want" ] && [ "$ms" -ge "$min" ] && [ "$ms" -lt "$max" ] && pass "$name" ||
+		fail "$name" "exit $RC after $ms ms (expected $min..$max), '$got'" "$(cat "$T/err")"
+}
 
 run_ms -l
 want=$(printf 'myfs\tvirtiofs\tvirtiofs:0\nhostshare\t9p\tvirtio:virtio3\nold-style\t9p\tvirtio:virtio7\n' | sort)
@@ -74,6 +86,13 @@ expect mount/shared/type-9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=vir
 run_ms -v -f myfs "$M"
 [ "$RC" = 0 ] && [ -z "$got" ] && [ "$(cat "$T/out")" = "mount(\"myfs\", \"$M\", \"virtiofs\", 0, NULL)" ] &&
 	pass mount/shared/fake-verbose || fail mount/shared/fake-verbose "exit $RC, '$got'" "$(cat "$T/out" "$T/err")"
+# The list is what -l is for: losing it is an error (exit 2), named.
+"$MS" -l >/dev/full 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "mount-shared: cannot write to stdout: No space left on device" "$T/err" &&
+	pass mount/shared/list-to-full-stdout || fail mount/shared/list-to-full-stdout "exit $rc" "$(cat "$T/err")"
+"$MS" -l >&- 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "mount-shared: cannot write to stdout: " "$T/err" &&
+	pass mount/shared/list-to-closed-stdout || fail mount/shared/list-to-closed-stdout "exit $rc" "$(cat "$T/err")"
 
 # Not there: exit 32 after the wait, naming the tags that exist.
 start=$(date +%s%N)
@@ -94,13 +113,9 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 
 # A tag that appears while waiting (a device probed late at boot).
 ( sleep 1; mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio9; printf 'late\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio9/mount_tag ) &
-start=$(date +%s%N)
-run_ms -w 5 late "$M"
-ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_within mount/shared/waits-for-late-tag "mount(\"late\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" \
+	900 3000 -w 5 late "$M"
 wait
-[ "$RC" = 0 ] && [ "$got" = "mount(\"late\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" ] &&
-	[ "$ms" -ge 900 ] && [ "$ms" -lt 3000 ] && pass mount/shared/waits-for-late-tag ||
-	fail mount/shared/waits-for-late-tag "exit $RC after $ms ms, '$got'" "$(cat "$T/err")"
 # Polling is cheap: a 1 s wait sleeps ~10 times, no busy loop.
 strace -qq -c -o "$T/count" "$MS" -w 1 nosuch2 "$M" 2>/dev/null
 n=$(awk '$NF == "total" { print $4 }' "$T/count")
@@ -136,6 +151,16 @@ else
 	grep -q "^?	virtiofs	virtiofs:1 device(s), tags not shown by this kernel" "$T/out" &&
 		pass mount/shared/untagged-virtiofs-listed || fail mount/shared/untagged-virtiofs-listed "$(cat "$T/out")"
 	expect mount/shared/untagged-virtiofs-tried "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" -w 0 unlisted "$M"
+	# tried at once, not after the (default 5 s) wait
+	expect_within mount/shared/untagged-virtiofs-no-wait "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" \
+		0 2000 unlisted "$M"
+	# a device probed while waiting is tried when it appears
+	rm -rf /sys/bus/virtio/devices/virtio5
+	( sleep 1; mkdir -p /sys/bus/virtio/devices/virtio6; printf '0x001a\n' >/sys/bus/virtio/devices/virtio6/device ) &
+	expect_within mount/shared/untagged-virtiofs-late-device "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" \
+		900 3000 -w 5 unlisted "$M"
+	wait
+	rm -rf /sys/bus/virtio/devices/virtio6
 fi
 rm -rf /sys/bus/virtio/devices/virtio5
 
@@ -148,6 +173,15 @@ printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:02.0/device
 run_ms -l
 grep -q "^\*	vboxsf	virtualbox:" "$T/out" && pass mount/shared/virtualbox-listed || fail mount/shared/virtualbox-listed "$(cat "$T/out")"
 expect mount/shared/vboxsf "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" -w 0 projects "$M" -o uid=1000
+# Shared folder names are never listed: tried at once, not after the wait.
+expect_within mount/shared/vboxsf-no-wait "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" \
+	0 2000 projects "$M" -o uid=1000
+start=$(date +%s%N)
+"$MS" -f -v projects "$M" -o uid=1000 >"$T/out" 2>"$T/err"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $rc = 0 ] && [ "$(cat "$T/out")" = "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" ] && [ "$ms" -lt 2000 ] &&
+	pass mount/shared/vboxsf-fake-verbose-no-wait ||
+	fail mount/shared/vboxsf-fake-verbose-no-wait "exit $rc after $ms ms" "$(cat "$T/out" "$T/err")"
 expect mount/shared/tag-beats-vboxsf "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" hostshare "$M"
 printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:04.0/device
 
@@ -158,6 +192,69 @@ run_ms -w 0 x "$M"
 	pass mount/shared/nothing-visible || fail mount/shared/nothing-visible "exit $RC" "$(cat "$T/err")"
 run_ms -l
 [ "$RC" = 0 ] && [ ! -s "$T/out" ] && pass mount/shared/list-empty || fail mount/shared/list-empty "exit $RC: $(cat "$T/out")"
+
+# Xen 9pfs: device/9pfs/0/tag = xenshare in a stand-in xenstore.
+if ! command -v python3 >/dev/null; then
+	fail mount/shared/xen "python3 not installed (the stand-in xenstore; .ci/run installs it)"
+	exit 0
+fi
+python3 "$T/xenstore.py" "$T/pty" 0=xenshare &
+xs=$!
+for _ in $(seq 50); do [ -s "$T/pty" ] && break; sleep 0.1; done
+mkdir -p "$T/devx/xen" && touch "$T/devx/xen/xenbus" "$T/xenbus"
+if ! [ -s "$T/pty" ] || ! mount --bind "$(cat "$T/pty")" "$T/xenbus" ||
+	! mount -t overlay overlay -o "lowerdir=$T/devx:/dev" /dev 2>"$T/err" ||
+	! mount --bind "$T/xenbus" /dev/xen/xenbus; then
+	skip mount/shared/xen "cannot put a pty at /dev/xen/xenbus: $(cat "$T/err")"
+	kill $xs
+	exit 0
+fi
+case $(printf '%s\n' "$(uname -r)" 5.8 | sort -V | head -1) in
+5.8) xm=262144 ;; *) xm=65536 ;;
+esac
+run_ms -l
+[ "$RC" = 0 ] && check mount/shared/xen-list "$(printf 'xenshare\t9p\txen:0')" "$(cat "$T/out")" ||
+	fail mount/shared/xen-list "exit $RC" "$(cat "$T/err")"
+expect mount/shared/xen "mount(\"xenshare\", \"$M\", \"9p\", 0, \"trans=xen,version=9p2000.L,msize=$xm\")" xenshare "$M"
+# trans=xen is added after the 32 -o options mount-shared takes.
+opts=()
+for _ in $(seq 31); do opts+=(-o noatime); done
+expect mount/shared/xen-after-32-options \
+	"mount(\"xenshare\", \"$M\", \"9p\", MS_NOATIME, \"cache=loose,trans=xen,version=9p2000.L,msize=$xm\")" \
+	"${opts[@]}" -o cache=loose xenshare "$M"
+run_ms "${opts[@]}" -o cache=loose -o ro xenshare "$M"
+[ "$RC" = 1 ] && [ -z "$got" ] && grep -q "too many -o options" "$T/err" && pass mount/shared/33-options-refused ||
+	fail mount/shared/33-options-refused "exit $RC, '$got'" "$(cat "$T/err")"
+kill $xs
 NS
+cat >"$T/xenstore.py" <<'PY'
+# A stand-in xenstore for /dev/xen/xenbus: the raw pty's slave path goes
+# to argv[1]; argv[2:] are N=TAG 9pfs devices. Answers DIRECTORY
+# device/9pfs and READ device/9pfs/N/tag (xs_wire.h), else ENOENT.
+import os, struct, sys, tty
+tags = dict(a.split('=', 1) for a in sys.argv[2:])
+master, slave = os.openpty()
+tty.setraw(slave)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write(os.ttyname(slave))
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+buf = b''
+while True:
+    buf += os.read(master, 4096)
+    while len(buf) >= 16:
+        kind, req, tx, n = struct.unpack('<4I', buf[:16])
+        if len(buf) < 16 + n:
+            break
+        path = buf[16:16 + n].rstrip(b'\0').decode()
+        buf = buf[16 + n:]
+        dev = path[len('device/9pfs/'):-len('/tag')]
+        if kind == 1 and path == 'device/9pfs':
+            reply = b''.join(k.encode() + b'\0' for k in tags)
+        elif kind == 2 and path == 'device/9pfs/%s/tag' % dev and dev in tags:
+            reply = tags[dev].encode()
+        else:
+            kind, reply = 16, b'ENOENT\0'
+        os.write(master, struct.pack('<4I', kind, req, tx, len(reply)) + reply)
+PY
 unshare -m bash "$T/ns.sh" </dev/null || fail mount/shared "the namespace script exited with status $?"
 exit 0

@@ -247,6 +247,48 @@ static void test_9p(void)
 		   run(&mopt_fs_9p, 0, "uid=1", NULL));
 }
 
+/* libmount passes an MLS label quoted: a comma inside double quotes does
+ * not split, and the quotes reach the kernel, whose LSM option parsers
+ * split the same way and strip them. */
+static void test_quotes(void)
+{
+	int open_quote = -1;
+
+	UNIT_STREQ("quotes/mls-context",
+		   "context=\"system_u:object_r:tmp_t:s0,c1\"",
+		   run(&mopt_fs_vboxsf, 0,
+		       "context=\"system_u:object_r:tmp_t:s0,c1\"", NULL));
+	UNIT_STREQ("quotes/between-options",
+		   "uid=1,fscontext=\"u:r:t:s0:c1,c2,c3\",gid=2",
+		   run(&mopt_fs_vboxsf, 0,
+		       "uid=1,fscontext=\"u:r:t:s0:c1,c2,c3\",gid=2", NULL));
+	UNIT_STREQ("quotes/fstab-words-inside-kept",
+		   "defcontext=\"a,nofail,,x-y\",trans=xen",
+		   run(&mopt_fs_9p, 0, "defcontext=\"a,nofail,,x-y\",nofail,"
+		       "trans=xen", NULL));
+	UNIT_STREQ("quotes/two-quoted-parts", "rootcontext=\"a,b\":\"c,d\"",
+		   run(&mopt_fs_virtiofs, 0, "rootcontext=\"a,b\":\"c,d\"",
+		       NULL));
+	UNIT_STREQ("quotes/open-refused",
+		   err(MOPT_OPEN_QUOTE, "context=\"a:b:c:s0,c1,uid=1"),
+		   run(&mopt_fs_vboxsf, 0, "gid=2,context=\"a:b:c:s0,c1,uid=1",
+		       NULL));
+	UNIT_STREQ("quotes/open-refused-sloppy",
+		   err(MOPT_OPEN_QUOTE, "\"x,uid=1"),
+		   run(&mopt_fs_vboxsf, 1, "\"x,uid=1", NULL));
+	UNIT_STREQ("quotes/open-reason", "unclosed double quote",
+		   mopt_reason_text(MOPT_OPEN_QUOTE));
+	UNIT_CHECK("quotes/option-len",
+		   mopt_option_len("a=\"x,y\",b", 9, &open_quote) == 7 &&
+		   open_quote == 0);
+	UNIT_CHECK("quotes/option-len-stops-at-len",
+		   mopt_option_len("a,b", 1, &open_quote) == 1 &&
+		   open_quote == 0);
+	UNIT_CHECK("quotes/option-len-open",
+		   mopt_option_len("a=\"x,y", 6, &open_quote) == 6 &&
+		   open_quote == 1);
+}
+
 static void test_defaults(void)
 {
 	struct mopt_ctx ctx;
@@ -495,6 +537,7 @@ int main(void)
 	test_dropped();
 	test_vboxsf();
 	test_9p();
+	test_quotes();
 	test_defaults();
 	test_virtiofs();
 	test_long();
