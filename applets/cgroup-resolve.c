@@ -78,7 +78,7 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #define FILEID_KERNFS 0xfe
 #define WALK_BUF_SIZE (64 * 1024)     /* getdents64: one call per cgroup */
-#define WALK_DEPTH_MAX 512            /* fds held open down the tree */
+#define WALK_FDS 128                  /* at most, held down the tree */
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
 #define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
@@ -431,6 +431,8 @@ struct kernfs_fh {                    /* a struct file_handle */
 
 struct cgr {
 	int mount_fd;                 /* the cgroup2 mount (or -m DIR) */
+	int mount_id;                 /* the mount's id (name_to_handle_at) */
+	uint64_t root_id;             /* mount_fd's cgroup id, 0: unknown */
 	int proc_fd;                  /* /proc/self/fd, or -1 */
 	int relative;                 /* -r */
 	int use_handles;              /* else the walk */
@@ -685,6 +687,9 @@ static void set_prefix(struct cgr *c, const char *dir)
 	c->prefix_len = len;
 }
 
+static int id_at_mount(int dirfd, const char *path, int flags, uint64_t *id,
+		       int *mount_id);
+
 static void find_mount(struct cgr *c, const char *dir)
 {
 	char found[PATH_MAX];
@@ -711,6 +716,8 @@ static void find_mount(struct cgr *c, const char *dir)
 	    c->path[0] == '/')
 		dir = c->path;
 	set_prefix(c, dir);
+	/* Fails only where every id_at() would: they report it. */
+	id_at_mount(c->mount_fd, "", AT_EMPTY_PATH, &c->root_id, &c->mount_id);
 }
 
 /* ---- handles ----------------------------------------------------------- */
@@ -726,17 +733,25 @@ static int fh_get_id(const struct kernfs_fh *fh, uint64_t *id)
 }
 
 /* The id of the directory at dirfd/path by name_to_handle_at: correct on
- * pre-5.5 kernels too, where the id is not the inode number. */
-static int id_at(int dirfd, const char *path, int flags, uint64_t *id)
+ * pre-5.5 kernels too, where the id is not the inode number. The id of
+ * the mount it is on goes to *mount_id. */
+static int id_at_mount(int dirfd, const char *path, int flags, uint64_t *id,
+		       int *mount_id)
 {
 	struct kernfs_fh fh = { .handle_bytes = sizeof(fh.f_handle) };
-	int mount_id;
 
 	if (name_to_handle_at(dirfd, path, (struct file_handle *)&fh,
-			      &mount_id, flags) < 0)
+			      mount_id, flags) < 0)
 		return errno == EOVERFLOW || errno == EOPNOTSUPP
 			? -EXDEV : -errno;
 	return fh_get_id(&fh, id);
+}
+
+static int id_at(int dirfd, const char *path, int flags, uint64_t *id)
+{
+	int mount_id;
+
+	return id_at_mount(dirfd, path, flags, id, &mount_id);
 }
 
 /* open_by_handle_at of a cgroup id: the id IS the kernfs handle. */
@@ -753,12 +768,9 @@ static int open_id(struct cgr *c, uint64_t id)
 /* Can this process open handles? Decided once, with the mount's root. */
 static int probe_handles(struct cgr *c)
 {
-	uint64_t root_id;
 	int fd;
 
-	if (c->proc_fd < 0 ||
-	    id_at(c->mount_fd, "", AT_EMPTY_PATH, &root_id) < 0 ||
-	    (fd = open_id(c, root_id)) < 0)
+	if (c->proc_fd < 0 || (fd = open_id(c, c->root_id)) < 0)
 		return 0;   /* EPERM: no CAP_DAC_READ_SEARCH */
 	close(fd);
 	return 1;
@@ -819,53 +831,84 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 		for (long off = 0; off < n;) {
 			struct linux_dirent64 *d = (void *)(buf + off);
 			const char *name = d->d_name;
-			size_t len = strlen(name);
 
 			off += d->d_reclen;
-			if (name[0] == '.' && len == 1) {
-				ix->nodes[node].id = d->d_ino;
-				continue;
-			}
 			/* cgroupfs always fills d_type: a file is never a
 			 * cgroup, and needs no stat to tell. */
-			if (d->d_type != DT_DIR ||
-			    (name[0] == '.' && name[1] == '.' && len == 2))
+			if (d->d_type != DT_DIR)
 				continue;
+			/* "." (the node's own id) or ".." */
+			if (name[0] == '.' && !name[1 + (name[1] == '.')]) {
+				if (!name[1])
+					ix->nodes[node].id = d->d_ino;
+				continue;
+			}
 			last = cgr_index_add(ix, d->d_ino, node, last, name,
-					     len);
+					     strlen(name));
 			if (last == CGR_NONE)
 				return -ENOMEM;
 		}
 	}
 }
 
-/* List the cgroup node (open at fd) and everything below it, pre-order,
- * holding one fd per level. Entries that vanish mid-walk are normal:
- * they are dropped. */
-static int walk_dir(struct cgr *c, struct cgr_index *ix, int fd,
-		    uint32_t node, int depth)
+/* List the tree below the mount into ix (which holds just the root,
+ * named "."), pre-order, without recursion. The fds of the last WALK_FDS
+ * levels down the current branch stay open; deeper, the shallowest is
+ * closed, and reopened as ".." of its child on the way back up (which
+ * works in a removed directory too). So any depth is walked: ~4 syscalls
+ * per cgroup, 2 more per level past the window. Entries that vanish
+ * mid-walk are normal: they are dropped. On an error the caller dies, so
+ * the fds are left open then. */
+static int walk_tree(struct cgr *c, struct cgr_index *ix)
 {
-	int ret = list_dir(ix, fd, node, c->walk_buf);
+	/* Level d's fd at [d % WALK_FDS], or -1 once closed (every level
+	 * up to depth was entered, so its slot is set); the root is level
+	 * 0, opened from the mount at level -1. */
+	int fds[WALK_FDS], fd, ret;
+	unsigned depth = UINT_MAX;
+	uint32_t node = CGR_NONE, next;
 
-	for (uint32_t k = ix->nodes[node].first_child, next;
-	     ret >= 0 && k != CGR_NONE; k = next) {
-		int sub = openat(fd, ix->names + ix->nodes[k].name_off,
-				 O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-				 O_NOFOLLOW);
+	fds[WALK_FDS - 1] = c->mount_fd;
+	for (uint32_t k = 0;; k = next) {
+		/* Up to k's parent (after the last node: to the root). */
+		while (node != (k == CGR_NONE ? 0 : ix->nodes[k].parent)) {
+			int *up = &fds[(depth - 1) % WALK_FDS];
 
-		next = ix->nodes[k].next_sibling;
-		if (sub < 0) {
+			fd = fds[depth % WALK_FDS];
+			if (*up < 0 && (*up = openat(fd, "..", O_RDONLY |
+						     O_DIRECTORY | O_CLOEXEC)) < 0)
+				return -errno;
+			close(fd);
+			fds[depth-- % WALK_FDS] = -1;
+			node = ix->nodes[node].parent;
+		}
+		if (k == CGR_NONE)
+			break;
+		fd = openat(fds[depth % WALK_FDS],
+			    ix->names + ix->nodes[k].name_off,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			if (k == 0)   /* the mount itself must open */
+				return -errno;
+			next = cgr_index_next(ix, k);
 			if (errno == ENOENT || errno == ENOTDIR)
 				cgr_index_remove(ix, k);   /* gone already */
-			else if (errno != EACCES)
-				ret = -errno;
-			continue;   /* EACCES: known, its children are not */
+			else if (errno != EACCES)   /* EACCES: known, */
+				return -errno;      /* its children not */
+			continue;
 		}
-		if (depth < WALK_DEPTH_MAX)   /* deeper than any real tree */
-			ret = walk_dir(c, ix, sub, k, depth + 1);
-		close(sub);
+		/* Down into k: out of the window goes depth - WALK_FDS. */
+		if (++depth >= WALK_FDS)
+			close(fds[depth % WALK_FDS]);
+		fds[depth % WALK_FDS] = fd;
+		node = k;
+		ret = list_dir(ix, fd, node, c->walk_buf);
+		if (ret < 0)
+			return ret;
+		next = cgr_index_next(ix, k);
 	}
-	return ret;
+	close(fds[0]);
+	return 0;
 }
 
 /* (Re)build ix from the mount, or die. */
@@ -877,16 +920,9 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 		c->walk_buf = grow(NULL, 0, WALK_BUF_SIZE);
 	index_clear(ix);
 	if (c->walk_buf &&
-	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, "", 0) != CGR_NONE) {
-		int fd = openat(c->mount_fd, ".", O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC);
-
-		ret = fd < 0 ? -errno : walk_dir(c, ix, fd, 0, 0);
-		if (fd >= 0)
-			close(fd);
-		if (ret >= 0)
-			ret = cgr_index_hash_all(ix);
-	}
+	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, ".", 1) != CGR_NONE &&
+	    (ret = walk_tree(c, ix)) >= 0)
+		ret = cgr_index_hash_all(ix);
 	if (ret < 0)
 		die_err(c->prefix, ret);
 	c->walked_at = now_ns();
@@ -974,12 +1010,17 @@ static void resolve_stdin(struct cgr *c)
 		die_err("stdin", ret);
 }
 
+/* -p: with -m (or -r), a PATH must be on that very mount; else on any
+ * cgroup2 filesystem. */
 static void resolve_paths(struct cgr *c, char **paths, int n)
 {
+	static const char not_on[] = "not on the cgroup2 mount ";
+	int on_mount;
+	uint64_t id;
+
 	for (int i = 0; i < n; i++) {
 		const char *p = paths[i];
 		int dirfd = AT_FDCWD, fd, ret;
-		uint64_t id;
 
 		if (c->relative) {   /* as in /proc/PID/cgroup */
 			dirfd = c->mount_fd;
@@ -990,8 +1031,17 @@ static void resolve_paths(struct cgr *c, char **paths, int n)
 		}
 		fd = ret = open_cgroup2(dirfd, p, O_PATH);
 		if (fd >= 0) {
-			ret = id_at(fd, "", AT_EMPTY_PATH, &id);
+			ret = id_at_mount(fd, "", AT_EMPTY_PATH, &id, &on_mount);
 			close(fd);
+		}
+		if (ret >= 0 && c->mount_fd >= 0 && on_mount != c->mount_id) {
+			/* "...mount DIR", DIR escaped as paths are */
+			memcpy(c->path, not_on, sizeof(not_on) - 1);
+			escape_octal(c->path + sizeof(not_on) - 1,
+				     sizeof(c->path) - sizeof(not_on) + 1,
+				     c->prefix, c->prefix_len, 0);
+			complain(c, paths[i], strlen(paths[i]), c->path);
+			continue;
 		}
 		if (ret < 0) {
 			complain(c, paths[i], strlen(paths[i]), err_text(ret));
@@ -1256,7 +1306,8 @@ int cgroup_resolve_main(int argc, char **argv)
 	c->relative = opts & R;
 	c->mount_fd = c->proc_fd = -1;
 	outbuf_init(&c->out, 1);
-	if (!(opts & P) || c->relative)   /* -p -r: PATHs below the mount */
+	/* -p: PATHs below the mount with -r, on it with -m */
+	if (!(opts & P) || c->relative || mount_dir)
 		find_mount(c, mount_dir);
 	if (opts & P) {
 		resolve_paths(c, os.operands, os.noperands);

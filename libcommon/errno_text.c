@@ -15,17 +15,14 @@
 #define ERRNO_TEXTS(X) \
 	X(EPERM, "Operation not permitted") \
 	X(ENOENT, "No such file or directory") \
-	X(ESRCH, "No such process") \
 	X(EINTR, "Interrupted system call") \
 	X(EIO, "I/O error") \
 	X(ENXIO, "No such device or address") \
-	X(E2BIG, "Argument list too long") \
 	X(ENOEXEC, "Exec format error") \
 	X(EBADF, "Bad file descriptor") \
 	X(EAGAIN, "Resource temporarily unavailable") \
 	X(ENOMEM, "Out of memory") \
 	X(EACCES, "Permission denied") \
-	X(EFAULT, "Bad address") \
 	X(EBUSY, "Resource busy") \
 	X(EEXIST, "File exists") \
 	X(EXDEV, "Cross-device link") \
@@ -48,7 +45,6 @@
 	X(EPROTO, "Protocol error") \
 	X(EOPNOTSUPP, "Not supported") \
 	X(ETIMEDOUT, "Operation timed out") \
-	X(ECONNREFUSED, "Connection refused") \
 	X(ESTALE, "Stale file handle")
 
 #define X_CODE(e, t) e,

@@ -31,8 +31,7 @@ static int for_each_wrapped_tool(install_link_fn *fn, void *ctx)
 			str_append(path, sizeof(path), &len, DEFAULT_TOOL_DIR,
 				   sizeof(DEFAULT_TOOL_DIR) - 1);
 		if (str_append(path, sizeof(path), &len, p, n) < 0) {
-			warn_msg("CONFIG_XEN_WRAPPED_TOOLS: an entry is longer "
-				 "than a path can be");
+			warn_msg("XEN_WRAPPED_TOOLS: entry too long");
 			return -ENAMETOOLONG;
 		}
 		if ((ret = fn(path, WRAPPER_PATH, ctx)) != 0)

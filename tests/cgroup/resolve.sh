@@ -308,6 +308,64 @@ $id_c	$B/b/c
 " "$OUT"
 umount "$B"
 
+# -p with -m: PATH must be on that mount (without -m: any cgroup2 mount)
+mount --bind "$T/a" "$B"
+run_capture $CR -m "$B" -p "$B/b" "$T/a/b" "$B"
+check path/m-on-that-mount "$(cg_id "$T/a/b")
+$id_a
+/1" "$OUT/$RC"
+check path/m-not-on-that-mount "cgroup-resolve: $T/a/b: not on the cgroup2 mount $B
+" "$ERR"
+run_capture $CR -m "$M" -p "$B/b"
+check path/m-bind-elsewhere "/1/cgroup-resolve: $B/b: not on the cgroup2 mount $M
+" "$OUT/$RC/$ERR"
+run_capture $CR -p "$B/b" "$T/a/b"
+check path/no-m-any-cgroup2 "$(cg_id "$T/a/b")
+$(cg_id "$T/a/b")
+/0" "$OUT/$RC"
+# -r: PATH is below the mount, and ".." does not lead out of it
+run_capture $CR -m "$B" -r -p /b "/../${M#"$CG_WORK/"}$rel/a"
+check path/r-escaping-the-mount "$(cg_id "$T/a/b")
+/1/cgroup-resolve: /../${M#"$CG_WORK/"}$rel/a: not on the cgroup2 mount $B
+" "$OUT/$RC/$ERR"
+umount "$B"
+run_capture $CR -m "$CG_WORK/nonexistent" -p "$T/a"
+check path/m-missing "/1/cgroup-resolve: $CG_WORK/nonexistent: No such file or directory
+" "$OUT/$RC/$ERR"
+run_capture $CR -m /tmp -p "$T/a"
+check path/m-not-cgroup2 "/1/cgroup-resolve: /tmp: not on a cgroup2 mount
+" "$OUT/$RC/$ERR"
+
+# ---- deeper than the walk holds fds: walk and handles agree --------------
+# 600 levels (the walk keeps at most 128 fds down a branch and reopens the
+# rest as ".." on the way back up), with side branches deep down, so the
+# walk climbs through reopened directories and descends again.
+deep=d
+for i in $(seq 2 600); do deep+=/d; done
+mkdir -p "$T/deep/$deep"
+for n in 3 200 450 599; do mkdir -p "$T/deep/${deep:0:$((2 * n - 1))}/s/t"; done
+deep_oracle=$(cg_oracle_list "$T/deep")
+run_capture $CR -m "$M" -l
+check deep/list-all "$deep_oracle||0" "$(grep -F "	$T/deep" <<<"$OUT" | sort)|$ERR|$RC"
+deep_paths="$T/deep/$deep $T/deep/${deep:0:399}/s/t $T/deep/${deep:0:1197}/s $T/deep/${deep:0:5}/s/t"
+deep_ids=$(for p in $deep_paths; do cg_id "$p"; done)
+run_capture $CR -m "$M" $deep_ids
+check deep/handles "$(tr ' ' '\n' <<<"$deep_paths")
+|0" "$OUT|$RC"
+h="$OUT|$ERR|$RC"
+run_capture $CR -m "$M" --walk $deep_ids
+check deep/walk-same-as-handles "$h" "$OUT|$ERR|$RC"
+# the walk holds at most ~130 fds whatever the depth (it used to hold one
+# per level, and stop at 512)
+run_capture bash -c 'ulimit -n 150 && exec "$@"' - $CR -m "$M" --walk -l
+check deep/walk-fds-bounded "$deep_oracle||0" "$(grep -F "	$T/deep" <<<"$OUT" | sort)|$ERR|$RC"
+if setpriv --reuid=65534 true 2>/dev/null; then
+	run_capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all $CR -m "$M" $deep_ids
+	check deep/nobody-walk-same-as-handles "$h" "$OUT|$ERR|$RC"
+fi
+find "$T/deep" -depth -type d -print0 | xargs -0 rmdir
+
 # ---- usage ---------------------------------------------------------------
 for args in "" "-x 1" "--bogus 1" "-p" "-l 1" "-w 5" "-p -l x" "-i 10 1" "-w -i 0" "-w -i x" "- 1" "-m"; do
 	run_capture $CR $args

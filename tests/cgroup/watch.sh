@@ -86,10 +86,19 @@ W=$CG_WORK/w2
 if env --default-signal=INT true 2>/dev/null; then sigint="env --default-signal=INT"; else sigint=; fi
 $sigint $CR -m "$M" -w -r >"$W" 2>"$W.err" &
 WPID=$! CG_KILL_PIDS+=" $WPID"
-sleep 0.5
+# Ready means marked and walked: with no listing to wait for, cgroups are
+# made and removed until one is reported (only the event loop prints).
+for ((i = 0; i < 200; i++)); do
+	mkdir "$T/probe" && rmdir "$T/probe"
+	grep -qF "	$rel/probe" "$W" && break
+	sleep 0.05
+done
 mkdir "$T/quiet"
 wait_for "$W" "$rel/quiet"
-check watch/events-only-relative "+$(cg_id "$T/quiet")	$rel/quiet" "$(cat "$W")"
+check watch/events-only-relative "+$(cg_id "$T/quiet")	$rel/quiet" \
+	"$(grep -vP "^[-+]\d+\t\Q$rel/probe\E\$" "$W")"
+grep -qP "^[-+]\d+\t\Q$rel/probe\E\$" "$W" && pass watch/events-only-ready ||
+	fail watch/events-only-ready "no event for $rel/probe: $(head -c 300 "$W" "$W.err")"
 if [ -n "$sigint" ]; then
 	stop_watch INT
 	check watch/sigint-exit-0 0 "$WRC"
