@@ -46,17 +46,6 @@ static int make_parents(int rootfd, const char *path)
 	return 0;
 }
 
-static int tmp_name(char *buf, size_t cap, const char *path)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	if (str_append(buf, cap, &len, path, strlen(path)) < 0 ||
-	    str_append(buf, cap, &len, ".forkless-new", 13) < 0)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 static int copy_self(int rootfd, const char *tmp)
 {
 	char buf[16384];
@@ -91,55 +80,68 @@ static int copy_self(int rootfd, const char *tmp)
 	return ret;
 }
 
-static int install_binary(const struct install_ctx *ic)
+/* How the entry for path is made under its temporary name tmp. */
+typedef int make_entry_fn(const struct install_ctx *ic, const char *path,
+			  const char *tmp, const char *link_to);
+
+/* Replace path with a fresh entry, atomically: make() creates it under a
+ * temporary name beside it, which is renamed over path. The temporary
+ * name is removed in every case: rename(2) of two links to one inode (an
+ * install into the tree we run from, or hard links installed again) does
+ * nothing and would leave it behind. */
+static int replace_entry(const struct install_ctx *ic, const char *path,
+			 const char *link_to, make_entry_fn *make)
 {
-	const char *path = FORKLESS_INSTALL_PATH;
 	char tmp[4096];
+	size_t len = 0;
 	int ret;
 
 	if ((ret = make_parents(ic->rootfd, path)) < 0)
 		return fail(ic, path, -ret);
-	tmp_name(tmp, sizeof(tmp), path);
+	tmp[0] = '\0';
+	if (str_append(tmp, sizeof(tmp), &len, path, strlen(path)) < 0 ||
+	    str_append(tmp, sizeof(tmp), &len, ".forkless-new", 13) < 0)
+		return fail(ic, path, ENAMETOOLONG);
 	unlinkat(ic->rootfd, tmp, 0);
-	if (linkat(AT_FDCWD, "/proc/self/exe", ic->rootfd, tmp,
-		   AT_SYMLINK_FOLLOW) < 0 && (ret = copy_self(ic->rootfd, tmp)))
+	if ((ret = make(ic, path, tmp, link_to)) < 0)
 		return fail(ic, path, -ret);
 	ret = renameat(ic->rootfd, tmp, ic->rootfd, path) < 0 ? errno : 0;
-	/* Installing into the tree we run from links the same inode, and
-	 * rename(2) of two links to one file does nothing: drop the temp. */
 	unlinkat(ic->rootfd, tmp, 0);
 	return ret ? fail(ic, path, ret) : 0;
 }
 
-static int install_link(const char *path, const char *link_to, void *ctx)
+/* The binary: a hard link to /proc/self/exe, else a copy. */
+static int make_binary(const struct install_ctx *ic, const char *path,
+		       const char *tmp, const char *link_to)
 {
-	const struct install_ctx *ic = ctx;
-	char tmp[4096], target[4096];
+	(void)path;
+	(void)link_to;
+	if (linkat(AT_FDCWD, "/proc/self/exe", ic->rootfd, tmp,
+		   AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	return copy_self(ic->rootfd, tmp);
+}
+
+/* A link: relative symlink to link_to (-s), else a hard link to the
+ * installed binary. */
+static int make_link(const struct install_ctx *ic, const char *path,
+		     const char *tmp, const char *link_to)
+{
+	char target[4096];
 	int ret;
 
-	if ((ret = make_parents(ic->rootfd, path)) < 0)
-		return fail(ic, path, -ret);
-	if ((ret = tmp_name(tmp, sizeof(tmp), path)) < 0)
-		return fail(ic, path, -ret);
-	unlinkat(ic->rootfd, tmp, 0);
-	if (ic->symlinks) {
-		ret = relative_link_target(path, link_to, target,
-					   sizeof(target));
-		if (ret < 0)
-			return fail(ic, path, -ret);
-		ret = symlinkat(target, ic->rootfd, tmp);
-	} else {
-		ret = linkat(ic->rootfd, FORKLESS_INSTALL_PATH, ic->rootfd,
-			     tmp, 0);
-	}
+	if (!ic->symlinks)
+		return linkat(ic->rootfd, FORKLESS_INSTALL_PATH, ic->rootfd,
+			      tmp, 0) < 0 ? -errno : 0;
+	ret = relative_link_target(path, link_to, target, sizeof(target));
 	if (ret < 0)
-		return fail(ic, path, errno);
-	if (renameat(ic->rootfd, tmp, ic->rootfd, path) < 0) {
-		ret = errno;
-		unlinkat(ic->rootfd, tmp, 0);
-		return fail(ic, path, ret);
-	}
-	return 0;
+		return ret;
+	return symlinkat(target, ic->rootfd, tmp) < 0 ? -errno : 0;
+}
+
+static int install_link(const char *path, const char *link_to, void *ctx)
+{
+	return replace_entry(ctx, path, link_to, make_link);
 }
 
 int forkless_install(int argc, char **argv)
@@ -163,7 +165,7 @@ int forkless_install(int argc, char **argv)
 	ic.rootfd = open(ic.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ic.rootfd < 0)
 		die_msg(1, ic.root, ": ", errno_text(errno));
-	if (install_binary(&ic))
+	if (replace_entry(&ic, FORKLESS_INSTALL_PATH, NULL, make_binary))
 		return 1;
 	return for_each_install_link(install_link, &ic) ? 1 : 0;
 }

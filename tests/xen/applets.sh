@@ -139,6 +139,8 @@ hard=$base/hard
 mkdir -p "$hard"
 run_capture "$FORKLESS" --install "$hard"
 check "install/hard links: exit 0" "0" "$RC"
+run_capture "$FORKLESS" --install "$hard"
+check "install/hard links again: exit 0, no temporary left" "0 " "$RC $(find "$hard" -name '*.forkless-new')"
 check "install/hard links: one inode for all" "1" \
 	"$(while read -r p; do stat -c %i "$hard/$p"; done <<<"$full" | sort -u | wc -l)"
 run_capture "$FORKLESS" --install "$base/missing-dir"
