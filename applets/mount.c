@@ -369,13 +369,16 @@ static void print_call(const struct helper *h)
 				h->have_data ? "\"" : "", ")\n"));
 }
 
-/* The number at the start of s, its digits counted in *len. */
+/* The number at the start of s, its digits counted in *len (0 when it
+ * does not fit 64 bits: no version number is that long). */
 static uint64_t leading_number(const char *s, size_t *len)
 {
 	uint64_t v = 0;
 
 	for (*len = 0; s[*len] >= '0' && s[*len] <= '9'; ++*len)
-		v = v * 10 + (uint64_t)(s[*len] - '0');
+		;
+	if (parse_u64_base(s, *len, 10, &v) < 0)
+		*len = 0;
 	return v;
 }
 

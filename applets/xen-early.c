@@ -76,9 +76,7 @@ static void early_exec(int argc, char **argv, char **envp)
 	if (argc < 1 || !argv[0])
 		return;
 	argv0 = argv[0];
-	name = path_basename(argv0);
-	if (name[0] == '-')
-		name++;
+	name = dispatch_name(argv0);
 	if (strncmp(name, "forkless", 8) == 0)
 		return;
 	if (ENABLE_XEN && strcmp(name, "xen") == 0)

@@ -358,7 +358,7 @@ int xen_tool_path(char *buf, size_t cap, const char *version,
 static _Noreturn void exec_xen_tool(const char *command, char **argv)
 {
 	struct xen_version xv;
-	char path[4096] = "";
+	char path[4096];
 	char *no_args[2] = { NULL, NULL };
 	int have_version = xen_read_version(&xv) == 0;
 	int have_path = have_version &&
@@ -385,12 +385,8 @@ static _Noreturn void exec_xen_tool(const char *command, char **argv)
 
 int xen_utils_wrapper_main(int argc, char **argv)
 {
-	const char *name = argv[0] ? path_basename(argv[0]) : "";
-
 	(void)argc;
-	if (name[0] == '-')   /* "-xl": dispatched as xl (multicall.c) */
-		name++;
-	exec_xen_tool(name, argv);
+	exec_xen_tool(dispatch_name(argv[0]), argv);
 }
 
 int xen_main(int argc, char **argv)

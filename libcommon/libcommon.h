@@ -125,6 +125,10 @@ size_t fmt_u64(char *buf, uint64_t v);
 
 /* Last component of a path ("a/b" -> "b", "a/" -> "", "b" -> "b"). */
 const char *path_basename(const char *path);
+/* The name forkless dispatches on: argv[0]'s basename without a
+ * login-shell "-" ("/usr/sbin/-xl" -> "xl"); "" for a missing argv[0].
+ * main(), the early exec path and the Xen wrapper all use it. */
+const char *dispatch_name(const char *argv0);
 
 /* Append src to dst (capacity cap, dst NUL-terminated at *len): returns 0,
  * or -ENAMETOOLONG leaving dst unchanged when it does not fit. */

@@ -122,11 +122,9 @@ static int multiplexer(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	const char *name = argc > 0 && argv[0] ? path_basename(argv[0]) : "";
+	const char *name = dispatch_name(argc > 0 ? argv[0] : NULL);
 	const struct applet *a;
 
-	if (name[0] == '-')   /* login-shell style "-name" */
-		name++;
 	if (strncmp(name, "forkless", 8) == 0)
 		return multiplexer(argc, argv);
 	a = find_applet(name);
