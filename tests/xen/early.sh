@@ -39,9 +39,7 @@ if variant noearly "-Os" XEN_EARLY_EXEC; then
 	make_root "$root" && install_impl "$root" forkless && set_state "$root" ok
 	grep -q '^# CONFIG_XEN_EARLY_EXEC is not set' "$base/noearly/.config" ||
 		fail "early/XEN_EARLY_EXEC off" "the option is still on"
-	strace -f -qq -o "$base/st.log" env -i /usr/sbin/chroot "$root" /usr/sbin/xl list >/dev/null 2>&1
-	calls=$(sed 's/^[0-9]* *//' "$base/st.log" | sed -n '\|^execve("/usr/sbin/xl"|,$p' |
-		awk 'NR>1 && /^execve\(/ {exit} NR>1 {sub(/\(.*/, ""); print}')
+	calls=$(strace_in_root "$root" "$base/st.log" /usr/sbin/xl list | between_exec_names)
 	n=$(grep -c . <<<"$calls")
 	info "without XEN_EARLY_EXEC: $n syscalls between the execves: $(echo $calls)"
 	if [ "$n" -le 6 ] && grep -q 'execve("/usr/lib/xen-4.17/bin/xl"' "$base/st.log"; then

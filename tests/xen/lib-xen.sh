@@ -132,6 +132,20 @@ set_state() {
 	esac
 }
 
+# strace_in_root ROOT LOG PROGRAM-PATH ARGS...: strace -f of running it in
+# the root (clean environment), printed from PROGRAM-PATH's execve on,
+# without pid prefixes.
+strace_in_root() {
+	local root=$1 log=$2 path=$3
+	shift 2
+	strace -f -qq -o "$log" env -i PATH=/usr/sbin:/usr/bin /usr/sbin/chroot "$root" "$@" >/dev/null 2>&1
+	sed 's/^[0-9]* *//' "$log" | sed -n "\\|^execve(\"$path\"|,\$p"
+}
+# The syscalls between the first execve of a trace and the next one
+# (exclusive), whole lines; between_exec_names: their names only.
+between_execs() { awk 'NR>1 && /^execve\(/ {exit} NR>1'; }
+between_exec_names() { between_execs | sed 's/(.*//'; }
+
 # in_root ROOT CMD...: run CMD in the root with a clean, fixed environment
 # (PWD=/ given, as dash would otherwise export its own).
 in_root() {

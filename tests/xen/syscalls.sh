@@ -23,20 +23,12 @@ if [ "$FORKLESS" = "$TOP/forkless" ] && grep -qx 'CONFIG_XEN_EARLY_EXEC=y' "$TOP
 	BUDGET=4
 fi
 
-# trace PROGRAM-PATH ARGS...: strace log of running it in the root, with
-# only the lines from PROGRAM-PATH's execve on.
-trace() {
-	local log=$base/strace.log path=$1
-	strace -f -qq -o "$log" env -i PATH=/usr/sbin:/usr/bin /usr/sbin/chroot "$root" "$@" >/dev/null 2>&1
-	sed -n "\\|execve(\"$path\"|,\$p" "$log" | sed 's/^[0-9]* *//'
-}
-# The syscall names between the first execve and the next one (exclusive).
-between_execs() { awk 'NR>1 && /^execve\(/ {exit} NR>1 {sub(/\(.*/, ""); print}'; }
+trace() { strace_in_root "$root" "$base/strace.log" "$@"; }
 
 check_wrapper() {   # check_wrapper NAME CMD-PATH TOOL
 	local name=$1 path=$2 tool=$3 t calls n
 	t=$(trace "$path" "$path" list)
-	calls=$(between_execs <<<"$t")
+	calls=$(between_exec_names <<<"$t")
 	n=$(grep -c . <<<"$calls")
 	info "$name: $n syscalls between execve($path) and execve($tool): $(echo $calls)"
 	if [ "$n" -le "$BUDGET" ] && grep -q "^execve(\"$tool\"" <<<"$(sed -n '2,$p' <<<"$t")"; then
@@ -74,5 +66,5 @@ grep -q '^write(1, "4.17\\n", 5)' <<<"$t" && pass "xen-version/one write" || fai
 
 # The sysfs fds are close-on-exec, not closed one by one.
 t=$(trace /usr/sbin/xl /usr/sbin/xl)
-opens=$(awk 'NR>1 && /^execve\(/ {exit} NR>1' <<<"$t" | grep -c '^openat(.*O_CLOEXEC')
+opens=$(between_execs <<<"$t" | grep -c '^openat(.*O_CLOEXEC')
 check "xl/sysfs opened with O_CLOEXEC" "2" "$opens"
