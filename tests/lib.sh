@@ -52,3 +52,31 @@ need_root() {
 		return 1
 	fi
 }
+
+# expect NAME RC STDOUT STDERR [--] CMD...: runs CMD (as run_capture does)
+# and passes when its exit status, stdout and stderr are exactly RC, STDOUT
+# and STDERR (toybox's testcmd, with the status and both streams checked).
+# A field given as @any is not compared. On failure it prints a `diff -u`
+# of what was expected against what came, one block per stream.
+expect() {
+	local name=$1 want_rc=$2 want_out=$3 want_err=$4 want got
+	shift 4
+	[ "${1:-}" = -- ] && shift
+	run_capture "$@"
+	[ "$want_rc" = @any ] && want_rc=$RC
+	[ "$want_out" = @any ] && want_out=$OUT
+	[ "$want_err" = @any ] && want_err=$ERR
+	if [ "$RC" = "$want_rc" ] && [ "$OUT" == "$want_out" ] &&
+	   [ "$ERR" == "$want_err" ]; then
+		pass "$name"
+		return 0
+	fi
+	want=$(printf 'exit status: %s\n--- stdout\n%s\n--- stderr\n%s\n' \
+		"$want_rc" "$want_out" "$want_err")
+	got=$(printf 'exit status: %s\n--- stdout\n%s\n--- stderr\n%s\n' \
+		"$RC" "$OUT" "$ERR")
+	fail "$name" "exit status or output differ ($*)" \
+		"$(diff -u --label expected --label actual \
+			<(printf '%s\n' "$want") <(printf '%s\n' "$got"))"
+	return 1
+}

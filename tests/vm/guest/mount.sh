@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/vm/mount-guest.sh - the mount helpers against a real kernel, inside
+# tests/vm/guest/mount.sh - the mount helpers against a real kernel, inside
 # the QEMU guest of tests/vm/run (POSIX sh; busybox sh in the guest).
 #
 # Called by the guest's /init with no arguments, after forkless was
@@ -27,7 +27,7 @@
 # tests/run runs every executable tests/*/*.sh on the host: only the guest
 # (booted with vmtest.* parameters) runs the checks.
 if ! grep -q 'vmtest\.' /proc/cmdline 2>/dev/null && [ -z "${VMTEST_FORCE:-}" ]; then
-	echo "INFO: tests/vm/mount-guest.sh runs inside the VM guest of tests/vm/run only"
+	echo "INFO: tests/vm/guest/mount.sh runs inside the VM guest of tests/vm/run only"
 	exit 0
 fi
 

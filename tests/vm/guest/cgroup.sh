@@ -1,6 +1,6 @@
-# cgroup-guest.sh - cgroup-resolve checks inside the VM guest (busybox sh).
+# tests/vm/guest/cgroup.sh - cgroup-resolve checks inside the VM guest (busybox sh).
 #
-# Run by guest-init.sh as `/bin/busybox sh /vmtest/guest.d/cgroup-guest.sh`
+# Run by guest/init.sh as `/bin/busybox sh /vmtest/guest.d/cgroup.sh`
 # in both boots; prints VMTEST PASS/FAIL/INFO lines. The guest kernel is
 # Debian 12's 6.1: fanotify cannot watch cgroupfs there (needs 6.6), so
 # watch mode takes its fallback, rescanning, for real.

@@ -66,14 +66,14 @@ for m in fuse virtiofs vboxguest vboxsf; do
 done
 
 # ---- the 9p share from the host ----
-# (busybox's mount here; tests/vm/mount-guest.sh mounts it again through forkless's
+# (busybox's mount here; tests/vm/guest/mount.sh mounts it again through forkless's
 # mount.9p and mount-shared.)
 TOKEN=$(cat /proc/cmdline | tr ' ' '\n' | grep '^vmtest.token=' | cut -d= -f2)
 if mount -t 9p -o trans=virtio,version=9p2000.L hostshare /mnt 2>/tmp/mnt.err; then
 	got=$(cat /mnt/token 2>&1)
 	[ "$got" = "$TOKEN" ] && pass 9p-share || fail 9p-share "read '$got' from /mnt/token, expected '$TOKEN'"
 	# A virtio-9p channel serves one mount at a time: free it for the
-	# mount-helper checks (mount-guest.sh mounts it through mount.9p).
+	# mount-helper checks (guest/mount.sh mounts it through mount.9p).
 	umount /mnt || fail 9p-share-umount "umount /mnt failed"
 else
 	fail 9p-share "mount failed: $(oneline /tmp/mnt.err)"
@@ -211,7 +211,7 @@ else
 	compare_all dir
 fi
 
-# ---- checks of the other applets: tests/vm/*-guest.sh, each printing its own
+# ---- checks of the other applets: tests/vm/guest/*.sh, each printing its own
 # VMTEST lines (cgroup-resolve on this 6.1 kernel, the mount helpers on the share) ----
 for g in /vmtest/guest.d/*.sh; do
 	[ -f "$g" ] || continue
