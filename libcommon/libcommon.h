@@ -148,6 +148,19 @@ int relative_link_target(const char *link, const char *target,
 size_t escape_octal(char *out, size_t cap, const char *in, size_t len,
 		    int escape_space);
 
+/* strace's quoting of a string, without the surrounding quotes: \" \\ \t
+ * \n \v \f \r by name, any other byte below 0x20 or from 0x7f up as a
+ * three-digit octal escape, so the result is unambiguous inside "...".
+ * Same contract as escape_octal (cap-1 bytes + NUL, returns the length the
+ * full result needs); escaping is per byte, so a long input may be
+ * escaped in pieces. */
+size_t escape_c(char *out, size_t cap, const char *in, size_t len);
+
+/* An input as a message shows it: escape_octal() without space escaping,
+ * cut to fit cap (>= 8) with "..." marking the cut, never inside an
+ * escape. Returns out. */
+const char *shown_input(char *out, size_t cap, const char *in, size_t len);
+
 /* ---- files (read_file.c) ----------------------------------------------- */
 
 /* Read a small file (sysfs value) with openat+read on O_CLOEXEC, without

@@ -88,6 +88,18 @@ static void test_escape(void)
 	UNIT_STREQ("escape_octal/UTF-8 kept, DEL escaped", "\xc3\xa9\\177", out);
 	need = escape_octal(tiny, sizeof(tiny), "\t\t", 2, 0);
 	UNIT_CHECK("escape_octal/reports the needed length", need == 8 && strlen(tiny) == 3);
+
+	escape_c(out, sizeof(out), "a\"b\\c\td\n\001\x7f\xc3e", 12);
+	UNIT_STREQ("escape_c/strace's escapes", "a\\\"b\\\\c\\td\\n\\001\\177\\303e", out);
+	escape_c(out, sizeof(out), "tn", 2);
+	UNIT_STREQ("escape_c/letters of the escapes stay letters", "tn", out);
+	escape_c(out, sizeof(out), "\0" "1", 2);
+	UNIT_STREQ("escape_c/NUL before a digit is unambiguous", "\\0001", out);
+
+	UNIT_STREQ("shown_input/fits whole", "ab\\011", shown_input(out, 8, "ab\t", 3));
+	UNIT_STREQ("shown_input/cut is marked", "abcd...", shown_input(out, 8, "abcdefghij", 10));
+	UNIT_STREQ("shown_input/never inside an escape", "a...",
+		   shown_input(out, 8, "a\t\t\t", 4));
 }
 
 static void test_optscan(void)
