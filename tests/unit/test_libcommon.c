@@ -89,7 +89,7 @@ static void test_escape(void)
 	need = escape_octal(tiny, sizeof(tiny), "\t\t", 2, 0);
 	UNIT_CHECK("escape_octal/reports the needed length", need == 8 && strlen(tiny) == 3);
 
-	escape_c(out, sizeof(out), "a\"b\\c\td\n\001\x7f\xc3e", 12);
+	escape_c(out, sizeof(out), "a\"b\\c\td\n\001\x7f\xc3" "e", 12);
 	UNIT_STREQ("escape_c/strace's escapes", "a\\\"b\\\\c\\td\\n\\001\\177\\303e", out);
 	escape_c(out, sizeof(out), "tn", 2);
 	UNIT_STREQ("escape_c/letters of the escapes stay letters", "tn", out);
