@@ -313,35 +313,71 @@ static const char kind_name[][11] = {
 	[SHARE_VBOXSF] = "VirtualBox",
 };
 
+/* s escaped as mountinfo is (tags and device names are below
+ * SHARE_TAG_MAX bytes) at line + n; returns the new length. */
+static size_t put_escaped(char *line, size_t n, const char *s)
+{
+	size_t need = escape_octal(line + n, 4 * SHARE_TAG_MAX + 1, s,
+				   strlen(s), 1);
+
+	return n + (need > 4 * SHARE_TAG_MAX ? 4 * SHARE_TAG_MAX : need);
+}
+
+/* TAG<tab>TYPE<tab>WHERE:DEV and a newline into line (LINE_MAX_LEN
+ * bytes); returns its length. */
+#define LINE_MAX_LEN (2 * 4 * SHARE_TAG_MAX + 32)
+static size_t share_line(char *line, enum share_kind kind, const char *tag,
+			 const char *dev)
+{
+	size_t n = put_escaped(line, 0, tag);
+
+	line[n++] = '\t';
+	memcpy(line + n, kind_text[kind], strlen(kind_text[kind]));
+	n += strlen(kind_text[kind]);
+	line[n++] = ':';
+	n = put_escaped(line, n, dev);
+	line[n++] = '\n';
+	return n;
+}
+
+/* The lines of the last walk, for the message when TAG is not found (a
+ * second walk would cost a second xenstore wait). */
+struct seen {
+	char buf[4096];
+	size_t len;
+	unsigned more;             /* lines that did not fit */
+};
+
 struct find {
 	const char *tag;
 	int found;                 /* kind + 1 */
-	struct outbuf *list;       /* -l, or the tags for a message */
+	struct outbuf *list;       /* -l */
+	struct seen *seen;         /* or the lines for a message */
 	unsigned count;
 };
 
 static int on_share(void *ctx, enum share_kind kind, const char *tag,
 		    const char *dev)
 {
+	char line[LINE_MAX_LEN];
 	struct find *f = ctx;
+	size_t n;
 
 	f->count++;
-	if (f->list) {
-		char shown_tag[SHARE_TAG_MAX * 4];
-
-		escape_octal(shown_tag, sizeof(shown_tag), tag, strlen(tag), 1);
-		outbuf_puts(f->list, shown_tag);
-		outbuf_putc(f->list, '\t');
-		outbuf_puts(f->list, kind_text[kind]);
-		outbuf_putc(f->list, ':');
-		escape_octal(shown_tag, sizeof(shown_tag), dev, strlen(dev), 1);
-		outbuf_puts(f->list, shown_tag);
-		outbuf_putc(f->list, '\n');
-		return 0;
-	}
 	if (f->tag && strcmp(f->tag, tag) == 0) {
 		f->found = (int)kind + 1;
 		return 1;
+	}
+	if (!f->list && !f->seen)
+		return 0;
+	n = share_line(line, kind, tag, dev);
+	if (f->list) {
+		outbuf_put(f->list, line, n);
+	} else if (f->seen->len + n <= sizeof(f->seen->buf)) {
+		memcpy(f->seen->buf + f->seen->len, line, n);
+		f->seen->len += n;
+	} else {
+		f->seen->more++;
 	}
 	return 0;
 }
@@ -393,14 +429,13 @@ static unsigned wanted_kinds(const struct helper *h, const char *type)
 		"virtiofs, vboxsf, as configured in)");
 }
 
-static void list_tags(unsigned kinds, struct xen_state *xs,
-		      struct outbuf *ob)
+/* The lines for shares no walk lists: virtio-fs devices without a
+ * visible tag, a VirtualBox guest. */
+static void put_unlisted(unsigned kinds, struct outbuf *ob)
 {
-	struct find f = { NULL, 0, ob, 0 };
 	int untagged = (kinds & KIND(SHARE_VIRTIOFS)) ?
 		count_untagged_virtiofs() : 0;
 
-	for_each_share(kinds, xs, on_share, &f);
 	if (untagged) {
 		outbuf_puts(ob, "?\tvirtiofs\tvirtiofs:");
 		outbuf_put_u64(ob, (uint64_t)untagged);
@@ -443,6 +478,7 @@ int mount_shared_main(int argc, char **argv)
 {
 	struct helper h;
 	struct find f;
+	static struct seen seen;
 	struct outbuf ob;
 	struct xen_state xs = { 0 };
 	const char *type = NULL, *wait = NULL;
@@ -473,8 +509,11 @@ int mount_shared_main(int argc, char **argv)
 	if (list) {
 		if (os.noperands != 0)
 			mount_usage_error("-l takes no operands", "");
+		memset(&f, 0, sizeof(f));
+		f.list = &ob;
 		outbuf_init(&ob, 1);
-		list_tags(kinds, &xs, &ob);
+		for_each_share(kinds, &xs, on_share, &f);
+		put_unlisted(kinds, &ob);
 		mount_check_output(outbuf_flush(&ob));
 		return EXIT_OK;
 	}
@@ -493,6 +532,9 @@ int mount_shared_main(int argc, char **argv)
 
 		memset(&f, 0, sizeof(f));
 		f.tag = h.source;
+		f.seen = &seen;
+		seen.len = 0;
+		seen.more = 0;
 		for_each_share(kinds, &xs, on_share, &f);
 		if (f.found)
 			break;
@@ -534,7 +576,7 @@ int mount_shared_main(int argc, char **argv)
 		outbuf_put_u64(&ob, wait_s);
 		outbuf_puts(&ob, " s");
 	}
-	/* f.count: the tags the last (complete) walk saw */
+	/* f.count, seen: the tags the last (complete) walk saw */
 	if (f.count == 0 && !(kinds & KIND(SHARE_VIRTIOFS) &&
 			      count_untagged_virtiofs())) {
 		outbuf_puts(&ob, "; no ");
@@ -543,7 +585,13 @@ int mount_shared_main(int argc, char **argv)
 			    "loaded?)\n");
 	} else {
 		outbuf_puts(&ob, "; the tags present are (TAG TYPE WHERE):\n");
-		list_tags(kinds, &xs, &ob);
+		outbuf_put(&ob, seen.buf, seen.len);
+		if (seen.more) {
+			outbuf_puts(&ob, "... and ");
+			outbuf_put_u64(&ob, seen.more);
+			outbuf_puts(&ob, " more (mount-shared -l lists them)\n");
+		}
+		put_unlisted(kinds, &ob);
 	}
 	outbuf_flush(&ob);
 	return EXIT_MOUNT;
