@@ -30,7 +30,7 @@ DESTDIR ?= /
 # applet table) does not depend on the configuration: one copy, in
 # build/gen, serves every O= (Config.in sources it by that path).
 GEN := build/gen
-APPLET_SRCS := $(sort $(wildcard applets/*.c))
+APPLET_SRCS := $(sort $(wildcard applets/*.c applets/*/*.c))
 LIB_SRCS := $(sort $(wildcard libcommon/*.c))
 OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
 

@@ -1,0 +1,520 @@
+/* hotplug.c - the Xen hotplug applets' shared part (see hotplug.h), and
+ * the family's Kconfig entries (the //applet: lines are in vif-bridge.c,
+ * vif-route.c and block.c). Section GC drops what no enabled applet uses.
+ */
+//config:menu "Xen hotplug scripts (libxl's vif-bridge, vif-route, block)"
+//config:
+//config:config HOTPLUG_VIF_BRIDGE
+//config:	bool "vif-bridge: a vif on a bridge, by netlink (~KIB_VB KiB)"
+//config:	default y
+//config:	help
+//config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
+//config:	  in one process instead of ~40: the bridge choice, vifname,
+//config:	  MAC, address flush, MTU, enslave, hotplug-status. Hooks and
+//config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
+//config:	  The first hotplug applet brings the shared part (xenstore
+//config:	  client, locks, syslog, netlink: ~KIB_SHARED KiB).
+//config:
+//config:config HOTPLUG_VIF_ROUTE
+//config:	bool "vif-route: a routed vif, by netlink (~KIB_VR KiB)"
+//config:	default y
+//config:	help
+//config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
+//config:	  address on the vif, proxy ARP, a route per guest address.
+//config:
+//config:config HOTPLUG_BLOCK
+//config:	bool "block: phy: and file: disks, loop devices (~KIB_BL KiB)"
+//config:	default y
+//config:	help
+//config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
+//config:	  process instead of 27-150: the sharing check in one
+//config:	  xenstore walk, loop devices by LOOP_CONFIGURE, the
+//config:	  block lock shared with the scripts. Other disk types run
+//config:	  the diverted block.distrib.
+//config:
+//config:endmenu
+#include <stddef.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hotplug.h"
+
+extern char **environ;
+
+const char *hp_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+const char *hp_env_required(struct hotplug *h, const char *name)
+{
+	const char *v = hp_env(name);
+
+	if (!v) {
+		write_strs(2, h->script, ": ", name,
+			   ": parameter null or not set\n");
+		_exit(1);
+	}
+	return v;
+}
+
+void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
+{
+	memset(h, 0, sizeof(*h));
+	h->script = argc > 0 && argv[0] ? argv[0] : name;
+	h->name = name;
+	h->command = argc > 1 ? argv[1] : "";
+	h->argc = argc;
+	h->argv = argv;
+	h->xb_path = hp_env("XENBUS_PATH");
+	h->xs.fd = -1;
+	h->xs_err = 1;          /* not opened yet */
+	h->log_fd = -2;         /* not tried yet */
+	h->lock_fd = -1;
+}
+
+int hp_xs(struct hotplug *h)
+{
+	if (h->xs_err == 1)
+		h->xs_err = xs_open(&h->xs, xs_clock_ms() + HP_XS_BUDGET_MS);
+	return h->xs_err;
+}
+
+/* ---- messages and logging ------------------------------------------------ */
+
+/* The strings from first on, joined, into out (cut at cap-1). */
+static size_t join(char *out, size_t cap, size_t len, const char *first,
+		   va_list ap)
+{
+	for (const char *s = first; s; s = va_arg(ap, const char *)) {
+		size_t n = strlen(s);
+
+		if (len + n >= cap)
+			n = cap - 1 - len;
+		memcpy(out + len, s, n);
+		len += n;
+	}
+	out[len] = '\0';
+	return len;
+}
+
+/* "Mmm dd hh:mm:ss" (RFC 3164, as logger's "%h %e %T") of t in UTC. */
+static void syslog_time(char out[16], time_t t)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	long days = (long)(t / 86400), secs = (long)(t % 86400);
+	long y, m, d, era, doe, yoe, doy, mp;
+
+	/* Days to a civil date (H. Hinnant's algorithm): no localtime, no
+	 * TZ file; syslog daemons stamp local messages themselves anyway. */
+	days += 719468;
+	era = days / 146097;
+	doe = days - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	(void)y;
+	memcpy(out, months + (m - 1) * 3, 3);
+	out[3] = ' ';
+	out[4] = d < 10 ? ' ' : (char)('0' + d / 10);
+	out[5] = (char)('0' + d % 10);
+	out[6] = ' ';
+	out[7] = (char)('0' + secs / 36000);
+	out[8] = (char)('0' + secs / 3600 % 10);
+	out[9] = ':';
+	out[10] = (char)('0' + secs % 3600 / 600);
+	out[11] = (char)('0' + secs % 600 / 60);
+	out[12] = ':';
+	out[13] = (char)('0' + secs % 60 / 10);
+	out[14] = (char)('0' + secs % 10);
+	out[15] = '\0';
+}
+
+static int open_log(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
+{
+	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
+	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
+	size_t mlen = join(msg, sizeof(msg), 0, first, ap), slen, len = 0;
+	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
+
+	slen = strlen(h->script);
+	if (slen > 256)
+		slen = 256;
+	if (h->log_fd == -2)
+		h->log_fd = open_log();
+	if (h->log_fd >= 0) {
+		syslog_time(stamp, time(NULL));
+		/* logger's tag is the user name: hotplug scripts run as root */
+		str_append(line, sizeof(line), &len, pri, 4);
+		str_append(line, sizeof(line), &len, stamp, 15);
+		if (geteuid() == 0)
+			str_append(line, sizeof(line), &len, " root: ", 7);
+		else
+			str_append(line, sizeof(line), &len, " forkless: ", 11);
+		str_append(line, sizeof(line), &len, h->script, slen);
+		str_append(line, sizeof(line), &len, ": ", 2);
+		str_append(line, sizeof(line), &len, msg, mlen);
+		if (send(h->log_fd, line, len, MSG_NOSIGNAL) >= 0)
+			return;
+		close(h->log_fd);   /* the daemon went away: stderr from now */
+		h->log_fd = -1;
+	}
+	/* logging.sh's fallback: echo "$0 $@" >&2 */
+	len = 0;
+	line[0] = '\0';
+	str_append(line, sizeof(line), &len, h->script, slen);
+	str_append(line, sizeof(line), &len, " ", 1);
+	str_append(line, sizeof(line), &len, msg, mlen);
+	str_append(line, sizeof(line), &len, "\n", 1);
+	write_all(2, line, len);
+}
+
+void hp_log_list(struct hotplug *h, int level, const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	vlog(h, level, first, ap);
+	va_end(ap);
+}
+
+/* ---- xenstore ------------------------------------------------------------ */
+
+int hp_path(const struct hotplug *h, char *out, const char *key)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (key[0] != '/') {
+		if (!h->xb_path ||
+		    str_append(out, HP_PATH_MAX, &len, h->xb_path,
+			       strlen(h->xb_path)) < 0 ||
+		    str_append(out, HP_PATH_MAX, &len, "/", 1) < 0)
+			return -ENAMETOOLONG;
+	}
+	return str_append(out, HP_PATH_MAX, &len, key, strlen(key));
+}
+
+/* A xenstore that cannot be asked at all: what the scripts' xenstore-read
+ * would print, logged, exit 1 (nothing can be written either). */
+static _Noreturn void xs_broken(struct hotplug *h, const char *path, long err)
+{
+	hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": cannot read ", path, ": ",
+	       errno_text((int)-err));
+	_exit(1);
+}
+
+long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
+{
+	char path[HP_PATH_MAX];
+	long n;
+	int ret = hp_path(h, path, key);
+
+	if (ret < 0)
+		return ret;
+	ret = hp_xs(h);
+	if (ret < 0)
+		xs_broken(h, path, ret);
+	n = xs_read(&h->xs, 0, path, out, cap);
+	if (n < 0 && n != -ENOENT && n != -E2BIG && n != -EACCES &&
+	    n != -EINVAL)
+		xs_broken(h, path, n);
+	return n;
+}
+
+const char *hp_read_default(struct hotplug *h, const char *key, char *out,
+			    size_t cap, const char *def)
+{
+	return hp_read(h, key, out, cap) < 0 ? def : out;
+}
+
+const char *hp_read_required(struct hotplug *h, const char *key, char *out,
+			     size_t cap)
+{
+	char path[HP_PATH_MAX];
+
+	if (hp_read(h, key, out, cap) <= 0) {
+		hp_path(h, path, key);
+		hp_fatal(h, "xenstore-read ", path, " failed.");
+	}
+	return out;
+}
+
+/* The pairs (key, value) of ap in one transaction, retried while another
+ * writer gets in first. The text "K V K V" for messages into shown. */
+static int write_pairs(struct hotplug *h, const char *first, va_list ap,
+		       char *shown, size_t cap)
+{
+	const char *kv[16];
+	size_t n = 0, len = 0;
+	int ret;
+
+	shown[0] = '\0';
+	for (const char *s = first; s && n < ARRAY_SIZE(kv); s = va_arg(ap, const char *)) {
+		char path[HP_PATH_MAX];
+
+		kv[n++] = s;
+		if (n % 2 && hp_path(h, path, s) == 0)
+			s = path;
+		if (len)
+			str_append(shown, cap, &len, " ", 1);
+		str_append(shown, cap, &len, s, strlen(s));
+	}
+	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
+	if ((ret = hp_xs(h)) < 0)
+		return ret;
+	for (int tries = 0; tries < 100; tries++) {
+		uint32_t tx;
+
+		if ((ret = xs_transaction_start(&h->xs, &tx)) < 0)
+			return ret;
+		for (size_t i = 0; i + 1 < n && ret == 0; i += 2) {
+			char path[HP_PATH_MAX];
+
+			ret = hp_path(h, path, kv[i]);
+			if (ret == 0)
+				ret = xs_write(&h->xs, tx, path, kv[i + 1]);
+		}
+		if (ret < 0) {
+			xs_transaction_end(&h->xs, tx, 0);
+			return ret;
+		}
+		ret = xs_transaction_end(&h->xs, tx, 1);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	return -EAGAIN;
+}
+
+int hp_write_list(struct hotplug *h, const char *key, ...)
+{
+	char shown[HP_MSG_MAX];
+	va_list ap;
+	int ret;
+
+	va_start(ap, key);
+	ret = write_pairs(h, key, ap, shown, sizeof(shown));
+	va_end(ap);
+	return ret;
+}
+
+void hp_write_or_die_list(struct hotplug *h, const char *key, ...)
+{
+	char shown[HP_MSG_MAX];
+	va_list ap;
+	int ret;
+
+	va_start(ap, key);
+	ret = write_pairs(h, key, ap, shown, sizeof(shown));
+	va_end(ap);
+	if (ret < 0) {
+		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ",
+		       errno_text(-ret));
+		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
+	}
+}
+
+static _Noreturn void fail_status(struct hotplug *h, const char *status,
+				  const char *msg)
+{
+	/* _xenstore_write: a failure to write is not fatal again */
+	if (h->xb_path)
+		hp_write(h, "hotplug-error", msg, "hotplug-status", status);
+	hp_log(h, HP_ERR, msg);
+	_exit(1);
+}
+
+_Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...)
+{
+	char msg[HP_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, first);
+	join(msg, sizeof(msg), 0, first, ap);
+	va_end(ap);
+	fail_status(h, "error", msg);
+}
+
+_Noreturn void hp_busy(struct hotplug *h, const char *msg)
+{
+	fail_status(h, "busy", msg);
+}
+
+_Noreturn void hp_sigerr(struct hotplug *h, const char *what, int err)
+{
+	hp_log(h, HP_ERR, what, ": ", errno_text(-err));
+	hp_fatal(h, h->script, " failed; error detected.");
+}
+
+void hp_success(struct hotplug *h)
+{
+	hp_write_or_die(h, "hotplug-status", "connected");
+}
+
+/* ---- locks --------------------------------------------------------------- */
+
+void hp_lock(struct hotplug *h, const char *name)
+{
+	size_t len = 0;
+
+	h->lock_path[0] = '\0';
+	if (str_append(h->lock_path, sizeof(h->lock_path), &len, HP_LOCK_DIR "/",
+		       sizeof(HP_LOCK_DIR)) < 0 ||
+	    str_append(h->lock_path, sizeof(h->lock_path), &len, name,
+		       strlen(name)) < 0)
+		hp_fatal(h, "lock name too long: ", name);
+	if (mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
+		hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
+			 errno_text(errno));
+	/* claim_lock: open (O_CREAT), flock, then the path must still name
+	 * the file locked (a holder may have unlinked it meanwhile). */
+	for (;;) {
+		struct stat fd_st, path_st;
+		int fd = openat(AT_FDCWD, h->lock_path,
+				O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+
+		if (fd < 0)
+			hp_fatal(h, "cannot open ", h->lock_path, ": ",
+				 errno_text(errno));
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR)
+				hp_fatal(h, "cannot lock ", h->lock_path, ": ",
+					 errno_text(errno));
+		if (fstat(fd, &fd_st) == 0 && stat(h->lock_path, &path_st) == 0 &&
+		    fd_st.st_dev == path_st.st_dev &&
+		    fd_st.st_ino == path_st.st_ino) {
+			h->lock_fd = fd;
+			return;
+		}
+		close(fd);
+	}
+}
+
+void hp_unlock(struct hotplug *h)
+{
+	if (h->lock_fd < 0)
+		return;
+	/* release_lock: rm the file, as its holder (then the fd closes,
+	 * where the script keeps it open until it exits: the same, since
+	 * nobody can lock that file by its path any more). */
+	unlink(h->lock_path);
+	close(h->lock_fd);
+	h->lock_fd = -1;
+}
+
+/* ---- the fallback -------------------------------------------------------- */
+
+_Noreturn void hp_fallback(struct hotplug *h, const char *why)
+{
+	char path[64], *argv0;
+	size_t len = 0;
+
+	path[0] = '\0';
+	str_append(path, sizeof(path), &len, HP_SCRIPT_DIR "/",
+		   sizeof(HP_SCRIPT_DIR));
+	str_append(path, sizeof(path), &len, h->name, strlen(h->name));
+	str_append(path, sizeof(path), &len, ".distrib", 8);
+	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
+	if (h->xs.fd >= 0)
+		xs_close(&h->xs);
+	argv0 = h->argv[0];
+	h->argv[0] = path;
+	execve(path, h->argv, environ);
+	h->argv[0] = argv0;
+	hp_fatal(h, "cannot run ", path, " (", why, "): ", errno_text(errno));
+}
+
+/* struct linux_dirent64, as getdents64 fills it */
+struct hp_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int hp_each_entry(const char *dir, hp_entry_fn *fn, void *ctx)
+{
+	union { uint64_t align; char buf[4096]; } u;
+	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	while (!ret) {
+		long n = syscall(SYS_getdents64, fd, u.buf, sizeof(u.buf));
+
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		for (long off = 0; off < n && !ret;) {
+			const char *rec = u.buf + off;
+			const char *name = rec + offsetof(struct hp_dirent64, d_name);
+			unsigned short reclen;
+
+			memcpy(&reclen, rec + offsetof(struct hp_dirent64, d_reclen),
+			       sizeof(reclen));
+			if (name[0] != '.')
+				ret = fn(fd, name, ctx);
+			off += reclen;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+static int is_hook(int dirfd, const char *name, void *ctx)
+{
+	size_t n = strlen(name);
+
+	(void)ctx;
+	/* call_hooks sources DIR/NAME.hook when executable ([ -x ]) */
+	return n > 5 && strcmp(name + n - 5, ".hook") == 0 &&
+	       faccessat(dirfd, name, X_OK, 0) == 0;
+}
+
+int hp_have_hooks(const char *dir)
+{
+	return hp_each_entry(dir, is_hook, NULL) > 0;
+}
+
+void hp_check_command(struct hotplug *h, const char *const *commands)
+{
+	for (const char *const *c = commands; *c; c++)
+		if (strcmp(h->command, *c) == 0) {
+			if (h->argc > 2)
+				hp_fallback(h, "arguments after the command");
+			return;
+		}
+	if (strchr(h->command, '='))   /* findCommand skips VAR=VALUE */
+		hp_fallback(h, "arguments before the command");
+	hp_log(h, HP_ERR, "Invalid command: ", h->command);
+	_exit(1);
+}

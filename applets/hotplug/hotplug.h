@@ -1,0 +1,127 @@
+/* hotplug.h - what the Xen hotplug applets (vif-bridge, vif-route, block)
+ * share: the libxl contract (NOTES.md §8) and Debian 4.17's
+ * xen-hotplug-common.sh, locking.sh and logging.sh, without a shell.
+ *
+ * One call is one process: hp_init() reads the environment libxl gives
+ * (XENBUS_PATH...), opens one xenstore connection for every key of the
+ * call, and the helpers below do what the scripts' functions do:
+ *   log LEVEL MSG       -> hp_log()      a datagram to /dev/log, else stderr
+ *   xenstore_read(_default), xenstore_write -> hp_read(), hp_write()
+ *   fatal / ebusy       -> hp_fatal(), hp_busy()   hotplug-error + status
+ *   success             -> hp_success()            hotplug-status connected
+ *   claim_lock/release_lock -> hp_lock(), hp_unlock()
+ * and hp_fallback() hands a call forkless does not handle natively to
+ * Debian's script, diverted to /etc/xen/scripts/NAME.distrib, by exec.
+ */
+#ifndef FORKLESS_HOTPLUG_H
+#define FORKLESS_HOTPLUG_H
+
+#include <stdarg.h>
+
+#include "libcommon.h"
+#include "xenstore.h"
+
+#define HP_SCRIPT_DIR "/etc/xen/scripts"
+#define HP_LOCK_DIR "/var/run/xen-hotplug"
+/* libxl kills a script after 40 s: every xenstore wait of one call
+ * together gets 30 s, so a hung xenstored is reported, not killed. */
+#define HP_XS_BUDGET_MS 30000
+#define HP_MSG_MAX 1024     /* one message, log line or xenstore value */
+#define HP_PATH_MAX 256     /* a xenstore path */
+
+/* syslog levels, as `logger -p daemon.LEVEL` names them */
+enum { HP_ERR = 3, HP_NOTICE = 5, HP_DEBUG = 7 };
+
+struct hotplug {
+	const char *script;     /* argv[0]: the scripts' $0 */
+	const char *name;       /* the applet: vif-bridge, block... */
+	const char *command;    /* argv[1] */
+	const char *xb_path;    /* XENBUS_PATH, relative to /local/domain/0 */
+	int argc;
+	char **argv;
+	struct xs_conn xs;
+	int xs_err;             /* xs_open()'s error, reported on first use */
+	int log_fd;             /* the /dev/log socket, -1: stderr */
+	int lock_fd;
+	char lock_path[64];
+};
+
+/* Fill h from argv and the environment; no syscall yet. */
+void hp_init(struct hotplug *h, const char *name, int argc, char **argv);
+/* Open xenstore (once; later calls return the first result). 0 or -errno. */
+int hp_xs(struct hotplug *h);
+
+/* "$0: " + the strings (joined, no separator) as one syslog datagram at
+ * daemon.LEVEL, the way `logger -p daemon.LEVEL -- "$0:" MSG` sends it
+ * (`<PRI>Mmm dd hh:mm:ss root: $0: MSG`, time in UTC); without /dev/log,
+ * "$0 MSG" on stderr as the scripts' fallback. */
+void hp_log_list(struct hotplug *h, int level, const char *first, ...);
+#define hp_log(h, level, ...) hp_log_list(h, level, __VA_ARGS__, STR_LIST_END)
+
+/* path into out: XENBUS_PATH "/" key (key without a leading '/'), or key
+ * itself when it starts with '/'. -ENAMETOOLONG when it does not fit. */
+int hp_path(const struct hotplug *h, char *out, const char *key);
+/* xenstore-read of a key (as hp_path): the value's length, -ENOENT, or
+ * -errno (a broken xenstore is fatal: it is reported and the call exits). */
+long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
+/* xenstore_read_default: the value, or def when the key is missing. */
+const char *hp_read_default(struct hotplug *h, const char *key, char *out,
+			    size_t cap, const char *def);
+/* xenstore_read: the value; missing or empty -> fatal
+ * "xenstore-read PATH failed." as the script's. */
+const char *hp_read_required(struct hotplug *h, const char *key, char *out,
+			     size_t cap);
+/* The pairs key, value, ..., NULL written in one transaction (as one
+ * `xenstore-write K V K V` call is): 0 or -errno. Logged as the scripts'
+ * "Writing K V ... to xenstore." */
+int hp_write_list(struct hotplug *h, const char *key, ...);
+#define hp_write(h, ...) hp_write_list(h, __VA_ARGS__, STR_LIST_END)
+/* xenstore_write: hp_write, and on failure fatal "Writing K V to xenstore
+ * failed." */
+void hp_write_or_die_list(struct hotplug *h, const char *key, ...);
+#define hp_write_or_die(h, ...) \
+	hp_write_or_die_list(h, __VA_ARGS__, STR_LIST_END)
+
+/* fatal: hotplug-error = the strings, hotplug-status = error, the message
+ * logged at err, exit 1. */
+_Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...);
+#define hp_fatal(h, ...) hp_fatal_list(h, __VA_ARGS__, STR_LIST_END)
+/* ebusy: the same with hotplug-status = busy. */
+_Noreturn void hp_busy(struct hotplug *h, const char *msg);
+/* The scripts' ERR trap (sigerr): fatal "$0 failed; error detected.",
+ * after what failed is logged at err. */
+_Noreturn void hp_sigerr(struct hotplug *h, const char *what, int err);
+/* success: hotplug-status = connected (fatal when it cannot be written). */
+void hp_success(struct hotplug *h);
+
+/* claim_lock NAME / release_lock NAME: flock(2) on HP_LOCK_DIR/NAME,
+ * retried until the locked file is the one at that path, exactly as
+ * locking.sh's claim_lock, so forkless and the scripts exclude each
+ * other. A lock that cannot be taken is fatal. */
+void hp_lock(struct hotplug *h, const char *name);
+void hp_unlock(struct hotplug *h);
+
+/* Hand this call to Debian's script HP_SCRIPT_DIR/NAME.distrib (the
+ * dpkg-divert target) by execve, with the same arguments and environment:
+ * logged once at notice with why. When it cannot be executed: fatal. */
+_Noreturn void hp_fallback(struct hotplug *h, const char *why);
+/* fn(dirfd, name, ctx) for each entry of dir not starting with '.' until
+ * one returns non-zero (returned); a missing dir has none; -errno.
+ * getdents64 into a stack buffer (opendir would pull malloc in).
+ * TODO after the merge: libcommon's getdents64 iterator replaces this and
+ * mount-shared.c's for_each_entry. */
+typedef int hp_entry_fn(int dirfd, const char *name, void *ctx);
+int hp_each_entry(const char *dir, hp_entry_fn *fn, void *ctx);
+/* Does DIR hold an executable "*.hook" (call_hooks)? */
+int hp_have_hooks(const char *dir);
+
+/* The common argument check: argv[1] is one of the commands (NULL-ended)
+ * and no more arguments (else the script's evalVariables/findCommand
+ * rules apply: fallback). Invalid: "Invalid command: X" logged, exit 1. */
+void hp_check_command(struct hotplug *h, const char *const *commands);
+/* getenv that treats "" as unset, as ${X:-} tests do. */
+const char *hp_env(const char *name);
+/* ${X:?}: the value, or "$0: X: parameter null or not set", exit 1. */
+const char *hp_env_required(struct hotplug *h, const char *name);
+
+#endif

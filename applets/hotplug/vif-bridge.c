@@ -1,0 +1,202 @@
+/* vif-bridge.c - /etc/xen/scripts/vif-bridge: Debian 4.17's vif-bridge
+ * (with vif-common.sh and xen-network-common.sh), step for step, by
+ * rtnetlink on one socket and one xenstore connection, in one process.
+ *
+ * vif_bridge_main() checks the call (hp_check_command, type_if), hands
+ * what it does not cover to the diverted script (hooks in vif-post.d,
+ * type_if=tap add/remove), renames to vifname, picks the bridge
+ * (pick_bridge), then online: down, MAC fe:ff:ff:ff:ff:ff, flush, MTU,
+ * enslave (IFLA_MASTER, where the script runs brctl addif), up,
+ * hotplug-status connected; offline: down, release (never an error).
+ * handle_iptable is a no-op in Debian 4.17 (bug #894013): so it is here.
+ */
+//applet:HOTPLUG_VIF_BRIDGE vif-bridge etc/xen/scripts/vif-bridge vif_bridge_main 0
+//usage:Usage: vif-bridge online|offline|add|remove
+//usage:Xen hotplug script (libxl runs it): put the vif named by $vif on the
+//usage:bridge from XENBUS_PATH/bridge, $bridge, or the first bridge; as
+//usage:Debian's vif-bridge. Environment: XENBUS_PATH, vif, type_if,
+//usage:INTERFACE (tap), bridge. Hooks in /etc/xen/scripts/vif-post.d and
+//usage:type_if=tap add/remove run /etc/xen/scripts/vif-bridge.distrib.
+//usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
+#include <errno.h>
+#include <string.h>
+#include <net/if.h>
+
+#include "hotplug.h"
+#include "netlink.h"
+#include "vif.h"
+
+struct first_bridge {
+	char name[NL_IFNAMSIZ];
+};
+
+/* brctl show lists bridges in alphasort order of /sys/class/net (the
+ * scripts set LANG=POSIX: byte order); awk 'NR==2' takes the first. */
+static int first_bridge_fn(const struct nl_link *l, void *ctx)
+{
+	struct first_bridge *fb = ctx;
+
+	if (l->is_bridge && (!fb->name[0] || strcmp(l->name, fb->name) < 0))
+		memcpy(fb->name, l->name, sizeof(fb->name));
+	return 0;
+}
+
+/* The bridge: XENBUS_PATH/bridge, else $bridge, else the first; xenbrN
+ * becomes ethN when only ethN exists and is a bridge. */
+static void pick_bridge(struct vif *v, struct nl_link *br)
+{
+	struct hotplug *h = &v->h;
+	char *b = v->bridge;
+	const char *env = hp_env("bridge");
+	int ret;
+
+	hp_read_default(h, "bridge", b, sizeof(v->bridge), env ? env : "");
+	if (!b[0]) {
+		struct first_bridge fb = { "" };
+
+		ret = nl_link_each(&v->nl, first_bridge_fn, &fb);
+		if (ret < 0)
+			hp_sigerr(h, "brctl show", ret);
+		if (!fb.name[0])
+			hp_fatal(h, "Could not find bridge, and none was specified");
+		memcpy(b, fb.name, sizeof(fb.name));
+	} else if (strncmp(b, "xenbr", 5) == 0 &&
+		   nl_link_get(&v->nl, b, br) == -ENODEV) {
+		/* Old-style xenbrN configs on a host whose bridge is ethN. */
+		char eth[NL_IFNAMSIZ + 8] = "eth";
+		size_t len = 3;
+
+		if (str_append(eth, sizeof(eth), &len, b + 5, strlen(b + 5)) == 0 &&
+		    nl_link_get(&v->nl, eth, br) == 0 && br->is_bridge)
+			memcpy(b, eth, len + 1);
+	}
+	ret = nl_link_get(&v->nl, b, br);
+	if (ret == -ENODEV)
+		hp_fatal(h, "Could not find bridge device ", b);
+	if (ret < 0)
+		hp_sigerr(h, "ip link show", ret);
+}
+
+/* set_mtu: XENBUS_PATH/mtu, else the bridge's; the frontend learns it
+ * in /local/domain/DOMID/device/vif/DEVID/mtu (DOMID, DEVID from
+ * XENBUS_PATH = backend/vif/DOMID/DEVID). */
+static void set_mtu(struct vif *v, int index, const struct nl_link *br)
+{
+	struct hotplug *h = &v->h;
+	char mtu[32], fe[HP_PATH_MAX], num[12];
+	const char *devid, *domid;
+	uint32_t n = 0;
+	size_t len = 0;
+
+	if (hp_read(h, "mtu", mtu, sizeof(mtu)) <= 0) {
+		num[fmt_u64(num, br->mtu)] = '\0';
+		memcpy(mtu, num, sizeof(num));
+		hp_log(h, HP_DEBUG, v->bridge, " MTU is ", mtu);
+	}
+	/* [ "$mtu" -gt 0 ]: anything but a positive number skips it */
+	if (parse_u32(mtu, &n) < 0 || n == 0)
+		return;
+	hp_log(h, HP_DEBUG, "setting ", v->dev, " MTU to ", mtu);
+	nl_link_change(&v->nl, index, 0, 0, IFLA_MTU, &n, sizeof(n));   /* || : */
+	devid = strrchr(h->xb_path, '/');
+	if (!devid || devid == h->xb_path)
+		return;
+	for (domid = devid - 1; domid > h->xb_path && domid[-1] != '/'; domid--)
+		;
+	fe[0] = '\0';
+	if (str_append(fe, sizeof(fe), &len, "/local/domain/", 14) < 0 ||
+	    str_append(fe, sizeof(fe), &len, domid, (size_t)(devid - domid)) < 0 ||
+	    str_append(fe, sizeof(fe), &len, "/device/vif", 11) < 0 ||
+	    str_append(fe, sizeof(fe), &len, devid, strlen(devid)) < 0 ||
+	    str_append(fe, sizeof(fe), &len, "/mtu", 4) < 0)
+		return;
+	hp_write_or_die(h, fe, mtu);
+}
+
+static void online(struct vif *v, const struct nl_link *br)
+{
+	struct hotplug *h = &v->h;
+	struct nl_link d;
+	static const unsigned char mac[6] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff };
+	int ret;
+
+	/* setup_virtual_bridge_port */
+	vif_link(v, &d);
+	ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
+	if (ret < 0)
+		hp_sigerr(h, "ip link set dev down", ret);
+	nl_link_change(&v->nl, d.index, 0, 0, IFLA_ADDRESS, mac, sizeof(mac));
+	ret = nl_addr_flush(&v->nl, d.index);
+	if (ret < 0)
+		hp_sigerr(h, "ip address flush dev", ret);
+	set_mtu(v, d.index, br);
+	/* add_to_bridge */
+	if (d.master != br->index) {
+		hp_log(h, HP_DEBUG, "adding ", v->dev, " to bridge ", v->bridge);
+		/* brctl addif refuses a port of another bridge and a
+		 * non-bridge master; IFLA_MASTER alone would move it. */
+		if (!br->is_bridge)
+			hp_sigerr(h, "brctl addif: not a bridge", -EOPNOTSUPP);
+		if (d.master)
+			hp_sigerr(h, "brctl addif: already a member of a bridge",
+				  -EBUSY);
+		ret = nl_link_change(&v->nl, d.index, 0, 0, IFLA_MASTER,
+				     &br->index, sizeof(br->index));
+		if (ret < 0)
+			hp_sigerr(h, "brctl addif", ret);
+	} else {
+		hp_log(h, HP_DEBUG, v->dev, " already on bridge ", v->bridge);
+	}
+	ret = nl_link_change(&v->nl, d.index, IFF_UP, IFF_UP, 0, NULL, 0);
+	if (ret < 0)
+		hp_sigerr(h, "ip link set dev up", ret);
+}
+
+static void offline(struct vif *v, const struct nl_link *br)
+{
+	struct hotplug *h = &v->h;
+	struct nl_link d;
+	int index = 0, master = 0, ret;
+
+	/* remove_from_bridge: do_without_error for each step */
+	if (nl_link_get(&v->nl, v->dev, &d) == 0) {
+		index = d.index;
+		master = d.master;
+	}
+	ret = index ? nl_link_change(&v->nl, index, 0, IFF_UP, 0, NULL, 0)
+		    : -ENODEV;
+	if (ret < 0)
+		hp_log(h, HP_DEBUG, "ip link set dev ", v->dev, " down failed");
+	if (index && master == br->index) {
+		uint32_t none = 0;
+
+		hp_log(h, HP_DEBUG, "removing ", v->dev, " from bridge ",
+		       v->bridge);
+		if (nl_link_change(&v->nl, index, 0, 0, IFLA_MASTER, &none,
+				   sizeof(none)) < 0)
+			hp_log(h, HP_DEBUG, "brctl delif ", v->bridge, " ",
+			       v->dev, " failed");
+	} else {
+		hp_log(h, HP_DEBUG, v->dev, " not on bridge ", v->bridge);
+	}
+}
+
+int vif_bridge_main(int argc, char **argv)
+{
+	struct vif v;
+	struct nl_link br;
+
+	vif_start(&v, "vif-bridge", argc, argv);
+	pick_bridge(&v, &br);
+	if (v.up)
+		online(&v, &br);
+	else
+		offline(&v, &br);
+	/* handle_iptable: disabled in Debian 4.17; call_hooks: none (else
+	 * vif_start handed over) */
+	hp_log(&v.h, HP_DEBUG, "Successful vif-bridge ", v.h.command, " for ",
+	       v.dev, ", bridge ", v.bridge, ".");
+	if (v.vif_type && v.up)
+		hp_success(&v.h);
+	return 0;
+}

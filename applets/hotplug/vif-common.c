@@ -1,0 +1,102 @@
+/* vif-common.c - Debian 4.17's vif-common.sh for the vif applets. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vif.h"
+
+static const char *const vif_commands[] = {
+	"online", "offline", "add", "remove", NULL
+};
+
+void vif_link(struct vif *v, struct nl_link *l)
+{
+	int ret = nl_link_get(&v->nl, v->dev, l);
+
+	if (ret < 0)
+		hp_sigerr(&v->h, v->dev, ret);
+}
+
+/* rename_vif: refuse a name in use (another domU's, likely a config
+ * error), else rename or die. */
+static void rename_vif(struct vif *v, const char *vifname)
+{
+	struct hotplug *h = &v->h;
+	struct nl_link l;
+	int ret;
+
+	if (nl_link_get(&v->nl, vifname, &l) == 0)
+		hp_fatal(h, "Cannot rename interface ", v->dev,
+			 ". An interface with name ", vifname,
+			 " already exists.");
+	ret = nl_link_get(&v->nl, v->dev, &l);
+	if (ret == 0)
+		ret = nl_link_change(&v->nl, l.index, 0, 0, IFLA_IFNAME,
+				     vifname, strlen(vifname) + 1);
+	if (ret < 0) {
+		hp_log(h, HP_ERR, "ip link set ", v->dev, " name ", vifname,
+		       ": ", errno_text(-ret));
+		hp_fatal(h, "ip link set ", v->dev, " name ", vifname,
+			 " failed");
+	}
+}
+
+void vif_start(struct vif *v, const char *name, int argc, char **argv)
+{
+	struct hotplug *h = &v->h;
+	const char *type_if, *dev, *ip;
+	char vifname[HP_PATH_MAX];
+	int ret, online, add;
+
+	memset(v, 0, sizeof(*v));
+	v->nl.fd = -1;
+	hp_init(h, name, argc, argv);
+	hp_log(h, HP_DEBUG, h->command, " XENBUS_PATH=",
+	       h->xb_path ? h->xb_path : "");
+	hp_check_command(h, vif_commands);
+	online = strcmp(h->command, "online") == 0;
+	add = strcmp(h->command, "add") == 0;
+	type_if = hp_env("type_if");
+	if (!type_if)
+		type_if = "vif";
+	if (strcmp(type_if, "vif") == 0) {
+		dev = hp_env("vif");
+		v->vif_type = 1;
+	} else if (strcmp(type_if, "tap") == 0) {
+		dev = hp_env("INTERFACE");
+	} else {
+		hp_log(h, HP_ERR, "unknown interface type ", type_if);
+		_exit(1);
+	}
+	/* online/offline are for vifs, add/remove for taps: the other
+	 * calls do nothing */
+	if ((online || strcmp(h->command, "offline") == 0) != v->vif_type)
+		_exit(0);
+	if (!v->vif_type)
+		hp_fallback(h, "type_if=tap (an emulated NIC) is not handled natively");
+	if (hp_have_hooks(HP_SCRIPT_DIR "/vif-post.d"))
+		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/vif-post.d");
+	hp_env_required(h, "XENBUS_PATH");
+	if (!dev) {
+		write_strs(2, h->script, ": dev: parameter null or not set\n");
+		_exit(1);
+	}
+	v->up = online || add;
+	if (strlen(dev) >= sizeof(v->dev))
+		hp_sigerr(h, dev, -ENODEV);   /* no link can be named so */
+	memcpy(v->dev, dev, strlen(dev) + 1);
+	ret = nl_open(&v->nl);
+	if (ret < 0)
+		hp_sigerr(h, "netlink", ret);
+	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
+	if (vifname[0]) {
+		if (strlen(vifname) >= sizeof(v->dev))
+			hp_fatal(h, "ip link set ", v->dev, " name ", vifname,
+				 " failed");
+		if (online)
+			rename_vif(v, vifname);
+		memcpy(v->dev, vifname, strlen(vifname) + 1);
+	}
+	ip = hp_env("ip");
+	hp_read_default(h, "ip", v->ip, sizeof(v->ip), ip ? ip : "");
+}

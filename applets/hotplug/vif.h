@@ -1,0 +1,26 @@
+/* vif.h - vif-common.sh for vif-bridge and vif-route (vif-common.c). */
+#ifndef FORKLESS_HOTPLUG_VIF_H
+#define FORKLESS_HOTPLUG_VIF_H
+
+#include "hotplug.h"
+#include "netlink.h"
+
+struct vif {
+	struct hotplug h;
+	struct nl_sock nl;
+	int up;                  /* online (add for tap) rather than offline */
+	int vif_type;            /* type_if=vif (tap calls are handed over) */
+	char dev[NL_IFNAMSIZ];   /* $vif, or XENBUS_PATH/vifname */
+	char bridge[HP_PATH_MAX];
+	char ip[HP_MSG_MAX];     /* XENBUS_PATH/ip, else $ip */
+};
+
+/* vif-common.sh up to its end: the checks (an invalid command or type_if
+ * exits 1, a call for the other type_if exits 0), the hand-overs (hooks
+ * in vif-post.d, type_if=tap), ${XENBUS_PATH:?} ${vif:?}, the netlink
+ * socket, vifname (renamed on online), ip. */
+void vif_start(struct vif *v, const char *name, int argc, char **argv);
+/* The link v->dev into *l; missing is the scripts' ERR trap. */
+void vif_link(struct vif *v, struct nl_link *l);
+
+#endif

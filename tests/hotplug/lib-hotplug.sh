@@ -1,0 +1,149 @@
+# lib-hotplug.sh - a dom0 without Xen for the hotplug applets' tests
+# (sourced after tests/lib.sh by tests/hotplug/*.sh).
+#
+# hp_enter "$@"    re-run the calling script in a new mount and network
+#                  namespace (unshare -m -n): nothing it does is seen
+#                  outside, no address leaves the machine.
+# hp_root          inside it: tmpfs /run (so /var/run/xenstored/socket and
+#                  /var/run/xen-hotplug are private), tmpfs /var/log, an
+#                  overlay on /etc with an empty /etc/xen/scripts, a tmpfs
+#                  /dev with the nodes the scripts use (null, loop*, the
+#                  /dev/std* links) and a /dev/log sink (syslog-sink.py,
+#                  datagrams to $HP/syslog); the stand-in xenstored
+#                  (xenstored-standin.py) on /var/run/xenstored/socket,
+#                  its tree in $HP/xs/tree. Sets HP (the scratch dir).
+# hp_use debian|forkless NAME...
+#                  /etc/xen/scripts/NAME is Debian's script, or a link to
+#                  forkless with Debian's as NAME.distrib (dpkg-divert).
+# xs CMD ARGS      Debian's real xenstore-CMD (libxenstore, the socket).
+# hp_call ENV... -- SCRIPT ARGS
+#                  run /etc/xen/scripts/SCRIPT as libxl does (env -i with
+#                  ENV, stdin /dev/null, cwd /): RC, OUT, ERR as run_capture.
+# hp_procs FILE    processes an strace -f -o FILE run made.
+#
+# Debian's scripts and clients come from `apt-get download` of
+# xen-utils-common, xenstore-utils, libxenstore4, libxentoolcore1 into
+# build/hotplug-debs (cached); brctl from bridge-utils (installed with
+# apt-get when missing, as .ci/run does).
+
+HP_DEBS=$TOP/build/hotplug-debs
+XS_ROOT=$HP_DEBS/root
+HP_PATH=/usr/sbin:/usr/bin:/sbin:/bin:$XS_ROOT/usr/bin
+
+# hp_prepare NAME: the packages and tools, or 1 after a SKIPPED/FAIL line.
+hp_prepare() {
+	local name=$1 p missing=
+	need_root "$name" || return 1
+	for p in python3 strace unshare ip losetup; do
+		command -v "$p" >/dev/null || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		fail "$name" "missing tools:$missing (.ci/run installs them)"
+		return 1
+	fi
+	if ! command -v brctl >/dev/null; then
+		apt-get install -y -q bridge-utils >/dev/null 2>&1 ||
+			{ fail "$name" "brctl missing (Debian: bridge-utils)"; return 1; }
+	fi
+	if ! [ -x "$XS_ROOT/usr/bin/xenstore-read" ] || ! [ -f "$XS_ROOT/etc/xen/scripts/vif-bridge" ]; then
+		mkdir -p "$HP_DEBS" && rm -rf "$XS_ROOT"
+		( cd "$HP_DEBS" && apt-get download xen-utils-common xenstore-utils \
+			libxenstore4 libxentoolcore1 >/dev/null 2>&1 ) ||
+			{ skip "$name" "apt-get download of Debian's Xen packages failed"; return 1; }
+		for p in "$HP_DEBS"/xen-utils-common_*.deb "$HP_DEBS"/xenstore-utils_*.deb \
+			"$HP_DEBS"/libxenstore4_*.deb "$HP_DEBS"/libxentoolcore1_*.deb; do
+			dpkg -x "$p" "$XS_ROOT" || { fail "$name" "dpkg -x $p"; return 1; }
+		done
+	fi
+}
+
+hp_enter() {
+	if [ -z "${HP_IN_NS:-}" ]; then
+		HP_IN_NS=1 exec unshare -m -n --propagation private bash "$0" "$@"
+	fi
+}
+
+xs() {
+	local cmd=$1
+	shift
+	LD_LIBRARY_PATH=$XS_ROOT/usr/lib/x86_64-linux-gnu "$XS_ROOT/usr/bin/xenstore-$cmd" "$@"
+}
+
+hp_root() {
+	local i
+	HP=$(scratch hotplug)
+	mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /var/log || return 1
+	mkdir -p /run/xenstored /var/log/xen "$HP/etc-up" "$HP/etc-work" "$HP/xs"
+	mount -t overlay overlay -o "lowerdir=/etc,upperdir=$HP/etc-up,workdir=$HP/etc-work" /etc || return 1
+	mkdir -p /etc/xen/scripts
+	mount -t tmpfs -o mode=755 tmpfs /dev || return 1
+	mknod -m 666 /dev/null c 1 3; mknod -m 666 /dev/zero c 1 5
+	mknod -m 666 /dev/full c 1 7; mknod -m 666 /dev/urandom c 1 9
+	mknod -m 666 /dev/random c 1 8; mknod -m 666 /dev/tty c 5 0
+	mknod -m 660 /dev/loop-control c 10 237
+	for i in $(seq 0 63); do mknod -m 660 "/dev/loop$i" b 7 "$i"; done
+	ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin
+	ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
+	mkdir /dev/pts /dev/shm
+	python3 "$TOP/tests/hotplug/syslog-sink.py" /dev/log "$HP/syslog" &
+	HP_SYSLOG_PID=$!
+	python3 "$TOP/tests/hotplug/xenstored-standin.py" /var/run/xenstored/socket "$HP/xs" &
+	HP_XS_PID=$!
+	for i in $(seq 100); do
+		[ -e "$HP/xs/ready" ] && [ -e "$HP/syslog.ready" ] && break
+		sleep 0.05
+	done
+	[ -e "$HP/xs/ready" ] && [ -e "$HP/syslog.ready" ] || return 1
+	ip link set lo up
+	sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 2>/dev/null
+	trap hp_cleanup EXIT
+}
+
+hp_cleanup() {
+	kill "$HP_XS_PID" "$HP_SYSLOG_PID" 2>/dev/null
+	wait 2>/dev/null
+	# loop devices are global: detach the ones this test attached
+	losetup -a 2>/dev/null | grep -F "$TMPBASE/" | cut -d: -f1 | xargs -r -n1 losetup -d 2>/dev/null
+	return 0
+}
+
+# Debian's support files, always there (the diverted scripts source them).
+hp_use() {
+	local how=$1 f
+	shift
+	for f in "$XS_ROOT"/etc/xen/scripts/*.sh; do
+		cp "$f" /etc/xen/scripts/
+	done
+	for f in "$@"; do
+		rm -f "/etc/xen/scripts/$f" "/etc/xen/scripts/$f.distrib"
+		if [ "$how" = debian ]; then
+			cp "$XS_ROOT/etc/xen/scripts/$f" "/etc/xen/scripts/$f"
+		else
+			cp "$XS_ROOT/etc/xen/scripts/$f" "/etc/xen/scripts/$f.distrib"
+			ln -s "$FORKLESS" "/etc/xen/scripts/$f"
+		fi
+	done
+}
+
+hp_call() {
+	local env=()
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	local script=/etc/xen/scripts/$1
+	shift
+	run_capture env -C / -i PATH="$HP_PATH" \
+		LD_LIBRARY_PATH="$XS_ROOT/usr/lib/x86_64-linux-gnu" "${env[@]}" \
+		${HP_STRACE:+strace -f -o "$HP_STRACE"} "$script" "$@" </dev/null
+}
+
+hp_procs() {
+	cut -d' ' -f1 "$1" | sort -u | wc -l
+}
+
+# The xenstore tree as the stand-in saved it, below the given prefixes.
+hp_tree() {
+	local p pat=
+	for p in "$@"; do pat="$pat -e ^$p"; done
+	# shellcheck disable=SC2086
+	grep $pat "$HP/xs/tree"
+}
