@@ -372,6 +372,12 @@ _Noreturn void hp_sigerr(struct hotplug *h, const char *what, int err)
 	hp_fatal(h, h->script, " failed; error detected.");
 }
 
+_Noreturn void hp_errexit(struct hotplug *h, const char *what, int err)
+{
+	hp_log(h, HP_ERR, what, ": ", errno_text(-err));
+	_exit(1);
+}
+
 void hp_success(struct hotplug *h)
 {
 	hp_write_or_die(h, "hotplug-status", "connected");

@@ -91,6 +91,11 @@ _Noreturn void hp_busy(struct hotplug *h, const char *msg);
 /* The scripts' ERR trap (sigerr): fatal "$0 failed; error detected.",
  * after what failed is logged at err. */
 _Noreturn void hp_sigerr(struct hotplug *h, const char *what, int err);
+/* A command failing inside one of the scripts' shell functions: `set -e`
+ * exits with its status, and the ERR trap does not run there (bash runs
+ * it in functions only with set -E), so nothing is written to xenstore.
+ * The same here: "WHAT: REASON" logged at err, exit 1. */
+_Noreturn void hp_errexit(struct hotplug *h, const char *what, int err);
 /* success: hotplug-status = connected (fatal when it cannot be written). */
 void hp_success(struct hotplug *h);
 

@@ -56,7 +56,7 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 
 		ret = nl_link_each(&v->nl, first_bridge_fn, &fb);
 		if (ret < 0)
-			hp_sigerr(h, "brctl show", ret);
+			hp_errexit(h, "brctl show", ret);
 		if (!fb.name[0])
 			hp_fatal(h, "Could not find bridge, and none was specified");
 		memcpy(b, fb.name, sizeof(fb.name));
@@ -74,7 +74,7 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 	if (ret == -ENODEV)
 		hp_fatal(h, "Could not find bridge device ", b);
 	if (ret < 0)
-		hp_sigerr(h, "ip link show", ret);
+		hp_errexit(h, "ip link show", ret);
 }
 
 /* set_mtu: XENBUS_PATH/mtu, else the bridge's; the frontend learns it
@@ -120,15 +120,17 @@ static void online(struct vif *v, const struct nl_link *br)
 	static const unsigned char mac[6] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff };
 	int ret;
 
-	/* setup_virtual_bridge_port */
-	vif_link(v, &d);
-	ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
+	/* setup_virtual_bridge_port; a failure in these shell functions is
+	 * set -e's exit 1, without the ERR trap's xenstore keys */
+	ret = nl_link_get(&v->nl, v->dev, &d);
+	if (ret == 0)
+		ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
 	if (ret < 0)
-		hp_sigerr(h, "ip link set dev down", ret);
+		hp_errexit(h, v->dev, ret);
 	nl_link_change(&v->nl, d.index, 0, 0, IFLA_ADDRESS, mac, sizeof(mac));
 	ret = nl_addr_flush(&v->nl, d.index);
 	if (ret < 0)
-		hp_sigerr(h, "ip address flush dev", ret);
+		hp_errexit(h, "ip address flush dev", ret);
 	set_mtu(v, d.index, br);
 	/* add_to_bridge */
 	if (d.master != br->index) {
@@ -136,20 +138,20 @@ static void online(struct vif *v, const struct nl_link *br)
 		/* brctl addif refuses a port of another bridge and a
 		 * non-bridge master; IFLA_MASTER alone would move it. */
 		if (!br->is_bridge)
-			hp_sigerr(h, "brctl addif: not a bridge", -EOPNOTSUPP);
+			hp_errexit(h, "brctl addif: not a bridge", -EOPNOTSUPP);
 		if (d.master)
-			hp_sigerr(h, "brctl addif: already a member of a bridge",
-				  -EBUSY);
+			hp_errexit(h, "brctl addif: already a member of a bridge",
+				   -EBUSY);
 		ret = nl_link_change(&v->nl, d.index, 0, 0, IFLA_MASTER,
 				     &br->index, sizeof(br->index));
 		if (ret < 0)
-			hp_sigerr(h, "brctl addif", ret);
+			hp_errexit(h, "brctl addif", ret);
 	} else {
 		hp_log(h, HP_DEBUG, v->dev, " already on bridge ", v->bridge);
 	}
 	ret = nl_link_change(&v->nl, d.index, IFF_UP, IFF_UP, 0, NULL, 0);
 	if (ret < 0)
-		hp_sigerr(h, "ip link set dev up", ret);
+		hp_errexit(h, "ip link set dev up", ret);
 }
 
 static void offline(struct vif *v, const struct nl_link *br)

@@ -9,14 +9,6 @@ static const char *const vif_commands[] = {
 	"online", "offline", "add", "remove", NULL
 };
 
-void vif_link(struct vif *v, struct nl_link *l)
-{
-	int ret = nl_link_get(&v->nl, v->dev, l);
-
-	if (ret < 0)
-		hp_sigerr(&v->h, v->dev, ret);
-}
-
 /* rename_vif: refuse a name in use (another domU's, likely a config
  * error), else rename or die. */
 static void rename_vif(struct vif *v, const char *vifname)
@@ -83,11 +75,11 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv)
 	}
 	v->up = online || add;
 	if (strlen(dev) >= sizeof(v->dev))
-		hp_sigerr(h, dev, -ENODEV);   /* no link can be named so */
+		hp_errexit(h, dev, -ENODEV);   /* no link can be named so */
 	memcpy(v->dev, dev, strlen(dev) + 1);
 	ret = nl_open(&v->nl);
 	if (ret < 0)
-		hp_sigerr(h, "netlink", ret);
+		hp_errexit(h, "netlink", ret);
 	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
 	if (vifname[0]) {
 		if (strlen(vifname) >= sizeof(v->dev))

@@ -20,7 +20,5 @@ struct vif {
  * in vif-post.d, type_if=tap), ${XENBUS_PATH:?} ${vif:?}, the netlink
  * socket, vifname (renamed on online), ip. */
 void vif_start(struct vif *v, const char *name, int argc, char **argv);
-/* The link v->dev into *l; missing is the scripts' ERR trap. */
-void vif_link(struct vif *v, struct nl_link *l);
 
 #endif

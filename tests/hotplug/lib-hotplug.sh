@@ -72,6 +72,9 @@ xs() {
 hp_root() {
 	local i
 	HP=$(scratch hotplug)
+	# sysfs shows the network namespace of its mounter: a fresh one, so
+	# /sys/class/net (the scripts' bridge checks, brctl show) is ours
+	mount -t sysfs sysfs /sys || return 1
 	mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /var/log || return 1
 	mkdir -p /run/xenstored /var/log/xen "$HP/etc-up" "$HP/etc-work" "$HP/xs"
 	mount -t overlay overlay -o "lowerdir=/etc,upperdir=$HP/etc-up,workdir=$HP/etc-work" /etc || return 1
@@ -103,7 +106,9 @@ hp_cleanup() {
 	kill "$HP_XS_PID" "$HP_SYSLOG_PID" 2>/dev/null
 	wait 2>/dev/null
 	# loop devices are global: detach the ones this test attached
-	losetup -a 2>/dev/null | grep -F "$TMPBASE/" | cut -d: -f1 | xargs -r -n1 losetup -d 2>/dev/null
+	losetup -a 2>/dev/null | grep -F "$HP/" | cut -d: -f1 | xargs -r -n1 losetup -d 2>/dev/null
+	umount /etc 2>/dev/null
+	rm -rf "$HP"
 	return 0
 }
 
@@ -133,7 +138,7 @@ hp_call() {
 	shift
 	run_capture env -C / -i PATH="$HP_PATH" \
 		LD_LIBRARY_PATH="$XS_ROOT/usr/lib/x86_64-linux-gnu" "${env[@]}" \
-		${HP_STRACE:+strace -f -o "$HP_STRACE"} "$script" "$@" </dev/null
+		${HP_STRACE:+strace -s 256 -f -o "$HP_STRACE"} "$script" "$@" </dev/null
 }
 
 hp_procs() {

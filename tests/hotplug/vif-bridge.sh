@@ -1,0 +1,233 @@
+#!/bin/bash
+# tests/hotplug/vif-bridge.sh - forkless's vif-bridge against Debian 4.17's
+# script (bash, real ip and brctl, real xenstore-read/write over the
+# stand-in xenstored's socket) in a network namespace: a veth vif1.0 and
+# real bridges. Each scenario is set up twice from scratch, run once with
+# each, and the end states compared: exit status, every xenstore key,
+# links (flags, MAC, MTU, master), addresses, routes, the syslog lines.
+# Then what only forkless does: one process per call, hand-overs.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-hotplug.sh"
+hp_prepare vif-bridge || exit 0
+hp_enter "$@"
+hp_root || { fail vif-bridge/setup "cannot build the test dom0"; exit 0; }
+
+VIF_ENV=(script=/etc/xen/scripts/vif-bridge XENBUS_TYPE=vif
+	XENBUS_PATH=backend/vif/1/0 XENBUS_BASE_PATH=backend vif=vif1.0
+	netdev= type_if=vif)
+
+# The links of a scenario: bridges with fixed MACs, vif1.0 (a veth: the
+# guest's end is guest1) with an address to be flushed.
+net_reset() {
+	local l
+	for l in $(ip -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
+		[ "$l" = lo ] || ip link del "$l" 2>/dev/null
+	done
+}
+add_bridge() {   # add_bridge NAME MAC [MTU]
+	ip link add "$1" address "$2" type bridge && ip link set "$1" mtu "${3:-1500}" up
+}
+add_vif() {   # add_vif NAME
+	ip link add "$1" address 00:16:3e:00:00:01 type veth peer name guest1 address 00:16:3e:00:00:02
+	ip addr add 192.0.2.9/24 dev "$1"
+	ip -6 addr add 2001:db8::9/64 dev "$1"
+}
+xs_reset() {   # the keys libxl has written when it runs the script
+	xs rm /local/domain 2>/dev/null
+	xs write /local/domain/1/vm /vm/00000000-0000-0000-0000-000000000001 \
+		/local/domain/1/device/vif/0/state 1 \
+		/local/domain/1/device/vif/0/backend /local/domain/0/backend/vif/1/0 \
+		backend/vif/1/0/frontend /local/domain/1/device/vif/0 \
+		backend/vif/1/0/frontend-id 1 backend/vif/1/0/online 1 \
+		backend/vif/1/0/state 2 backend/vif/1/0/mac 00:16:3e:00:00:01 \
+		backend/vif/1/0/script /etc/xen/scripts/vif-bridge \
+		backend/vif/1/0/hotplug-status ""
+}
+# What a run leaves: rc, the tree, links, addresses, routes, syslog.
+state() {
+	echo "rc $RC"
+	grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' "$HP/xs/tree"
+	ip -o link show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
+	ip -o addr show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
+	ip route show table all
+	sed 's/^\(<[0-9]*>\)... .. ..:..:.. /\1TIME /' "$HP/syslog"
+}
+
+# scenario NAME SETUP ENV... -- ARGS: SETUP (a function) builds the state,
+# then each script runs; the two end states must be equal. The states
+# stay in $HP/NAME.{debian,forkless} for the checks after it. A
+# deliberate difference is stated as FIXUP, a sed script that turns
+# Debian's end state into forkless's (the xenstore lines sorted again).
+normalize() {
+	sed "${FIXUP:-}" | awk '/^\// { t[++n] = $0; next } { r[++m] = $0 }
+		END { print r[1]; c = "sort"; for (i = 1; i <= n; i++) print t[i] | c; close(c)
+		      for (i = 2; i <= m; i++) print r[i] }'
+}
+scenario() {
+	local name=$1 setup=$2 how
+	shift 2
+	for how in debian forkless; do
+		net_reset
+		xs_reset
+		: >"$HP/syslog"
+		hp_use "$how" vif-bridge
+		$setup
+		HP_STRACE=$HP/$name.$how.strace hp_call "$@"
+		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
+		printf '%s' "$ERR" >"$HP/$name.$how.err"
+	done
+	if diff -u "$HP/$name.debian" "$HP/$name.forkless" >"$HP/$name.diff"; then
+		pass "vif-bridge/$name: same end state as Debian's script"
+	else
+		fail "vif-bridge/$name: end state differs from Debian's script" "$(cat "$HP/$name.diff")"
+	fi
+	check "vif-bridge/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
+		"$(hp_procs "$HP/$name.forkless.strace")"
+}
+has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "vif-bridge/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
+
+s_plain() { add_bridge xenbr0 02:00:00:00:00:10 1400; add_vif vif1.0; xs write backend/vif/1/0/bridge xenbr0; }
+scenario online s_plain "${VIF_ENV[@]}" -- vif-bridge online
+has online "hotplug-status=connected"
+has online "/local/domain/1/device/vif/0/mtu=1400"
+has online "vif1.0@guest1: <NO-CARRIER,BROADCAST,MULTICAST,UP,M-DOWN> mtu 1400 qdisc noqueue master xenbr0"
+has online "link/ether fe:ff:ff:ff:ff:ff"
+
+s_offline() { s_plain; ip link set vif1.0 master xenbr0 up; }
+scenario offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline
+has offline "vif1.0@guest1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noqueue state DOWN"
+
+s_offline_gone() { s_plain; ip link del vif1.0; }
+scenario offline-vanished s_offline_gone "${VIF_ENV[@]}" -- vif-bridge offline
+has offline-vanished "rc 0"
+
+s_mtu() { s_plain; xs write backend/vif/1/0/mtu 1280; }
+scenario mtu-from-xenstore s_mtu "${VIF_ENV[@]}" -- vif-bridge online
+has mtu-from-xenstore "/local/domain/1/device/vif/0/mtu=1280"
+
+s_bad_mtu() { s_plain; xs write backend/vif/1/0/mtu jumbo; }
+scenario mtu-not-a-number s_bad_mtu "${VIF_ENV[@]}" -- vif-bridge online
+
+s_env() { add_bridge br-env 02:00:00:00:00:11; add_bridge xenbr0 02:00:00:00:00:10; add_vif vif1.0; }
+scenario bridge-from-env s_env "${VIF_ENV[@]}" bridge=br-env -- vif-bridge online
+has bridge-from-env "master br-env"
+
+s_first() { add_bridge xenbr0 02:00:00:00:00:10; add_bridge abr 02:00:00:00:00:11; add_bridge mbr 02:00:00:00:00:12; add_vif vif1.0; }
+scenario first-bridge s_first "${VIF_ENV[@]}" -- vif-bridge online
+has first-bridge "master abr"
+
+s_empty_key() { s_first; xs write backend/vif/1/0/bridge ""; }
+scenario empty-bridge-key s_empty_key "${VIF_ENV[@]}" -- vif-bridge online
+
+s_xenbr_eth() { add_bridge eth0 02:00:00:00:00:10; add_vif vif1.0; xs write backend/vif/1/0/bridge xenbr0; }
+scenario xenbr-to-eth s_xenbr_eth "${VIF_ENV[@]}" -- vif-bridge online
+has xenbr-to-eth "master eth0"
+
+s_missing() { add_bridge xenbr0 02:00:00:00:00:10; add_vif vif1.0; xs write backend/vif/1/0/bridge xenbr9; }
+scenario missing-bridge s_missing "${VIF_ENV[@]}" -- vif-bridge online
+has missing-bridge "hotplug-error=Could not find bridge device xenbr9"
+has missing-bridge "hotplug-status=error"
+scenario missing-bridge-offline s_missing "${VIF_ENV[@]}" -- vif-bridge offline
+
+s_none() { add_vif vif1.0; }
+scenario no-bridge-at-all s_none "${VIF_ENV[@]}" -- vif-bridge online
+has no-bridge-at-all "hotplug-error=Could not find bridge, and none was specified"
+
+s_vifname() { s_plain; xs write backend/vif/1/0/vifname web0; }
+# Debian's set_mtu takes the frontend's DOMID.DEVID from the renamed
+# vif's name ("web0": /local/domain/web0/device/vif/web0/mtu); forkless
+# from XENBUS_PATH, so the frontend learns its MTU.
+FIXUP='s|/local/domain/web0/device/vif/web0/mtu|/local/domain/1/device/vif/0/mtu|; /^\/local\/domain\/web0\(\/device\(\/vif\(\/web0\)\?\)\?\)\?=$/d' \
+scenario vifname s_vifname "${VIF_ENV[@]}" -- vif-bridge online
+has vifname "web0@guest1"
+has vifname "/local/domain/1/device/vif/0/mtu=1400"
+
+s_vifname_taken() { s_vifname; ip link add web0 address 02:00:00:00:00:20 type veth peer name web0-peer address 02:00:00:00:00:21; }
+scenario vifname-taken s_vifname_taken "${VIF_ENV[@]}" -- vif-bridge online
+has vifname-taken "hotplug-error=Cannot rename interface vif1.0. An interface with name web0 already exists."
+
+s_vifname_off() { s_plain; ip link set vif1.0 name web0; ip link set web0 master xenbr0 up; xs write backend/vif/1/0/vifname web0; }
+scenario vifname-offline s_vifname_off "${VIF_ENV[@]}" -- vif-bridge offline
+
+s_other_bridge() { s_plain; add_bridge xenbr1 02:00:00:00:00:11; ip link set vif1.0 master xenbr1; }
+# brctl addif fails inside add_to_bridge: set -e exits 1 there, and the
+# ERR trap does not run in functions: no hotplug-error (both). Debian's
+# error goes to /var/log/xen/xen-hotplug.log (the scripts' stderr);
+# forkless logs what failed.
+FIXUP='$a <27>TIME root: /etc/xen/scripts/vif-bridge: brctl addif: already a member of a bridge: Resource busy' \
+scenario on-another-bridge s_other_bridge "${VIF_ENV[@]}" -- vif-bridge online
+has on-another-bridge "rc 1"
+has on-another-bridge "hotplug-status="
+
+s_already() { s_plain; ip link set vif1.0 master xenbr0; }
+scenario already-on-bridge s_already "${VIF_ENV[@]}" -- vif-bridge online
+
+s_novif() { add_bridge xenbr0 02:00:00:00:00:10; xs write backend/vif/1/0/bridge xenbr0; }
+FIXUP='$a <27>TIME root: /etc/xen/scripts/vif-bridge: vif1.0: No such device' \
+scenario vif-vanished s_novif "${VIF_ENV[@]}" -- vif-bridge online
+has vif-vanished "rc 1"
+
+scenario invalid-command s_plain "${VIF_ENV[@]}" -- vif-bridge start
+has invalid-command "rc 1"
+scenario vif-add-is-noop s_plain "${VIF_ENV[@]}" -- vif-bridge add
+scenario tap-online-is-noop s_plain "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge online
+scenario unknown-type-if s_plain "${VIF_ENV[@]}" type_if=ovs -- vif-bridge online
+has unknown-type-if "rc 1"
+
+# ---- forkless only -------------------------------------------------------
+
+# The ${VAR:?} messages: bash adds its line number; the exit status is 1.
+net_reset; xs_reset; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
+expect "vif-bridge/no-XENBUS_PATH" 1 "" \
+	$'/etc/xen/scripts/vif-bridge: XENBUS_PATH: parameter null or not set\n' -- \
+	env -i vif=vif1.0 /etc/xen/scripts/vif-bridge online
+expect "vif-bridge/no-vif" 1 "" \
+	$'/etc/xen/scripts/vif-bridge: dev: parameter null or not set\n' -- \
+	env -i XENBUS_PATH=backend/vif/1/0 /etc/xen/scripts/vif-bridge online
+
+# Without /dev/log the lines go to stderr as logging.sh's fallback does.
+mv /dev/log /dev/log.off
+hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "vif-bridge/stderr-log: status" 0 "$RC"
+check "vif-bridge/stderr-log: lines" "/etc/xen/scripts/vif-bridge online XENBUS_PATH=backend/vif/1/0
+/etc/xen/scripts/vif-bridge xenbr0 MTU is 1400" "$(printf '%s\n' "$ERR" | head -2)"
+mv /dev/log.off /dev/log
+
+# Hooks in vif-post.d: Debian's script runs them, so it runs instead, by
+# exec (the strace shows one process: forkless, then the script's bash
+# with its own children).
+net_reset; xs_reset; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
+mkdir -p /etc/xen/scripts/vif-post.d
+printf 'xenstore_write "$XENBUS_PATH/hooked" yes\n' >/etc/xen/scripts/vif-post.d/10-test.hook
+chmod +x /etc/xen/scripts/vif-post.d/10-test.hook
+HP_STRACE=$HP/hook.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "vif-bridge/hook: status" 0 "$RC"
+check "vif-bridge/hook: the hook ran" yes "$(xs read backend/vif/1/0/hooked 2>&1)"
+check "vif-bridge/hook: connected" connected "$(xs read backend/vif/1/0/hotplug-status 2>&1)"
+check "vif-bridge/hook: exec'd, not forked" \
+	"execve(\"/etc/xen/scripts/vif-bridge.distrib\", [\"/etc/xen/scripts/vif-bridge.distrib\", \"online\"]" \
+	"$(grep -o 'execve("/etc/xen/scripts/vif-bridge.distrib", \[[^]]*\]' "$HP/hook.strace" | head -1)"
+check "vif-bridge/hook: same pid" 1 "$(grep -E 'execve\("/etc/xen/scripts/vif-bridge(.distrib)?"' "$HP/hook.strace" | cut -d' ' -f1 | sort -u | wc -l)"
+check "vif-bridge/hook: logged once" 1 "$(grep -c 'handing over to /etc/xen/scripts/vif-bridge.distrib: hooks in /etc/xen/scripts/vif-post.d' "$HP/syslog")"
+chmod -x /etc/xen/scripts/vif-post.d/10-test.hook
+net_reset; xs_reset; s_plain
+HP_STRACE=$HP/nohook.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "vif-bridge/hook: a non-executable hook is not one" 1 "$(hp_procs "$HP/nohook.strace")"
+rm -r /etc/xen/scripts/vif-post.d
+
+# type_if=tap add: handed over; without the diverted script, an error.
+net_reset; xs_reset; s_plain
+ip link add vif1.0-emu type veth peer name guest1-emu
+hp_call "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge add
+check "vif-bridge/tap-add: handed over, as Debian's" "0 master xenbr0" \
+	"$RC $(ip -o link show vif1.0-emu | grep -o 'master xenbr0')"
+rm /etc/xen/scripts/vif-bridge.distrib
+xs write backend/vif/1/0/hotplug-status ""
+hp_call "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge add
+check "vif-bridge/no-distrib: status" 1 "$RC"
+check "vif-bridge/no-distrib: hotplug-error" \
+	"cannot run /etc/xen/scripts/vif-bridge.distrib (type_if=tap (an emulated NIC) is not handled natively): No such file or directory" \
+	"$(xs read backend/vif/1/0/hotplug-error 2>&1)"
+
+# A xenstored that never answers: reported within the budget, not hung.
+exit 0
