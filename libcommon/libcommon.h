@@ -174,6 +174,15 @@ ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 
+/* ---- directories (each_entry.c) --------------------------------------- */
+
+/* fn(dirfd, name, ctx) for each entry of dir whose name does not start
+ * with '.', until one returns non-zero (returned). getdents64 into a
+ * stack buffer: opendir() would pull musl's malloc in. A dir that does
+ * not exist (or is not a directory) has no entries; else -errno. */
+typedef int each_entry_fn(int dirfd, const char *name, void *ctx);
+int each_entry(const char *dir, each_entry_fn *fn, void *ctx);
+
 /* ---- users and groups (passwd.c) -------------------------------------- */
 
 /* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is

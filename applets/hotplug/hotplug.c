@@ -41,7 +41,6 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -268,8 +267,8 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 
 /* The pairs (key, value) of ap in one transaction, retried while another
  * writer gets in first. The text "K V K V" for messages into shown. */
-static int write_pairs(struct hotplug *h, const char *first, va_list ap,
-		       char *shown, size_t cap)
+static int write_pairs(struct hotplug *h, int log, const char *first,
+		       va_list ap, char *shown, size_t cap)
 {
 	const char *kv[16];
 	size_t n = 0, len = 0;
@@ -286,7 +285,8 @@ static int write_pairs(struct hotplug *h, const char *first, va_list ap,
 			str_append(shown, cap, &len, " ", 1);
 		str_append(shown, cap, &len, s, strlen(s));
 	}
-	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
+	if (log)
+		hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
 	if ((ret = hp_xs(h)) < 0)
 		return ret;
 	for (int tries = 0; tries < 100; tries++) {
@@ -319,19 +319,19 @@ int hp_write_list(struct hotplug *h, const char *key, ...)
 	int ret;
 
 	va_start(ap, key);
-	ret = write_pairs(h, key, ap, shown, sizeof(shown));
+	ret = write_pairs(h, 1, key, ap, shown, sizeof(shown));
 	va_end(ap);
 	return ret;
 }
 
-void hp_write_or_die_list(struct hotplug *h, const char *key, ...)
+void hp_write_or_die_list(struct hotplug *h, int log, const char *key, ...)
 {
 	char shown[HP_MSG_MAX];
 	va_list ap;
 	int ret;
 
 	va_start(ap, key);
-	ret = write_pairs(h, key, ap, shown, sizeof(shown));
+	ret = write_pairs(h, log, key, ap, shown, sizeof(shown));
 	va_end(ap);
 	if (ret < 0) {
 		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ",
@@ -456,46 +456,6 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	hp_fatal(h, "cannot run ", path, " (", why, "): ", errno_text(errno));
 }
 
-/* struct linux_dirent64, as getdents64 fills it */
-struct hp_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-int hp_each_entry(const char *dir, hp_entry_fn *fn, void *ctx)
-{
-	union { uint64_t align; char buf[4096]; } u;
-	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-	while (!ret) {
-		long n = syscall(SYS_getdents64, fd, u.buf, sizeof(u.buf));
-
-		if (n <= 0) {
-			ret = n < 0 ? -errno : 0;
-			break;
-		}
-		for (long off = 0; off < n && !ret;) {
-			const char *rec = u.buf + off;
-			const char *name = rec + offsetof(struct hp_dirent64, d_name);
-			unsigned short reclen;
-
-			memcpy(&reclen, rec + offsetof(struct hp_dirent64, d_reclen),
-			       sizeof(reclen));
-			if (name[0] != '.')
-				ret = fn(fd, name, ctx);
-			off += reclen;
-		}
-	}
-	close(fd);
-	return ret;
-}
-
 static int is_hook(int dirfd, const char *name, void *ctx)
 {
 	size_t n = strlen(name);
@@ -508,7 +468,7 @@ static int is_hook(int dirfd, const char *name, void *ctx)
 
 int hp_have_hooks(const char *dir)
 {
-	return hp_each_entry(dir, is_hook, NULL) > 0;
+	return each_entry(dir, is_hook, NULL) > 0;
 }
 
 void hp_check_command(struct hotplug *h, const char *const *commands)

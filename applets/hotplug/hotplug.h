@@ -77,10 +77,14 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 int hp_write_list(struct hotplug *h, const char *key, ...);
 #define hp_write(h, ...) hp_write_list(h, __VA_ARGS__, STR_LIST_END)
 /* xenstore_write: hp_write, and on failure fatal "Writing K V to xenstore
- * failed." */
-void hp_write_or_die_list(struct hotplug *h, const char *key, ...);
+ * failed.". hp_write_all_or_die: the same without the "Writing" line, for
+ * a caller that logs each of the script's writes itself and makes them
+ * one transaction. */
+void hp_write_or_die_list(struct hotplug *h, int log, const char *key, ...);
 #define hp_write_or_die(h, ...) \
-	hp_write_or_die_list(h, __VA_ARGS__, STR_LIST_END)
+	hp_write_or_die_list(h, 1, __VA_ARGS__, STR_LIST_END)
+#define hp_write_all_or_die(h, ...) \
+	hp_write_or_die_list(h, 0, __VA_ARGS__, STR_LIST_END)
 
 /* fatal: hotplug-error = the strings, hotplug-status = error, the message
  * logged at err, exit 1. */
@@ -110,13 +114,6 @@ void hp_unlock(struct hotplug *h);
  * dpkg-divert target) by execve, with the same arguments and environment:
  * logged once at notice with why. When it cannot be executed: fatal. */
 _Noreturn void hp_fallback(struct hotplug *h, const char *why);
-/* fn(dirfd, name, ctx) for each entry of dir not starting with '.' until
- * one returns non-zero (returned); a missing dir has none; -errno.
- * getdents64 into a stack buffer (opendir would pull malloc in).
- * TODO after the merge: libcommon's getdents64 iterator replaces this and
- * mount-shared.c's for_each_entry. */
-typedef int hp_entry_fn(int dirfd, const char *name, void *ctx);
-int hp_each_entry(const char *dir, hp_entry_fn *fn, void *ctx);
 /* Does DIR hold an executable "*.hook" (call_hooks)? */
 int hp_have_hooks(const char *dir);
 

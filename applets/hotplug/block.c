@@ -1,0 +1,543 @@
+/* block.c - /etc/xen/scripts/block: Debian 4.17's block (with
+ * block-common.sh) for phy: and file: disks, in one process.
+ *
+ * block_main() reads type, params, mode; add: a device already known
+ * (physical-device set) exits 0; phy_add() checks the device and shares
+ * it (check_sharing: /proc/mounts, then every backend's physical-device
+ * and mode in one xenstore walk on one connection, where the script runs
+ * a xenstore-list per domain and a xenstore-read per disk); file_add()
+ * checks state == 2, a read-only file for w, the file's loop devices in
+ * use, then attaches it (libcommon/loopdev.c) and writes node,
+ * physical-device(-path) and hotplug-status in one transaction. remove
+ * detaches a file: disk's loop device. The sharing check and the loop
+ * setup run under the "block" lock, the scripts' own.
+ *
+ * Params that are neither a block device nor a file (other disk types
+ * the script passes to block-TYPE) and hooks in block-*.d go to the
+ * diverted block.distrib.
+ */
+//applet:HOTPLUG_BLOCK block etc/xen/scripts/block block_main 0
+//usage:Usage: block add|remove
+//usage:Xen hotplug script (libxl runs it) for phy: and file: disks, as
+//usage:Debian's block: sharing checks, loop devices, physical-device.
+//usage:Environment: XENBUS_PATH, XENBUS_TYPE, XENBUS_BASE_PATH. Other disk
+//usage:types and block-*.d hooks run /etc/xen/scripts/block.distrib.
+//usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "hotplug.h"
+#include "loopdev.h"
+
+#define DEVMM_MAX 256   /* ",MM:mm,MM:mm," of the devices to look for */
+
+struct block {
+	struct hotplug h;
+	char mode;                    /* canonical: 'r', 'w' or '!' */
+	char frontend_id[64];
+	char frontend_uuid[HP_PATH_MAX];
+	char devmm[DEVMM_MAX];
+};
+
+/* canonicalise_mode: no 'w' -> r; 'w' without '!' -> w; else '!'. */
+static char canonical_mode(const char *mode)
+{
+	if (!strchr(mode, 'w'))
+		return 'r';
+	return strchr(mode, '!') ? '!' : 'w';
+}
+
+/* device_major_minor: stat -L -c %t:%T, hex without leading zeros. */
+static void major_minor(char out[24], dev_t rdev)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned v[2] = { major(rdev), minor(rdev) };
+	size_t len = 0;
+
+	for (int i = 0; i < 2; i++) {
+		char tmp[8];
+		size_t n = 0;
+
+		do
+			tmp[n++] = hex[v[i] & 15];
+		while ((v[i] >>= 4) != 0);
+		while (n)
+			out[len++] = tmp[--n];
+		if (i == 0)
+			out[len++] = ':';
+	}
+	out[len] = '\0';
+}
+
+static int in_devmm(const struct block *b, const char *d)
+{
+	size_t n = strlen(d);
+
+	for (const char *p = strstr(b->devmm, d); p; p = strstr(p + 1, d))
+		if (p[-1] == ',' && p[n] == ',')
+			return 1;
+	return 0;
+}
+
+static void devmm_add(struct hotplug *h, struct block *b, const char *d)
+{
+	size_t len = strlen(b->devmm);
+
+	if (str_append(b->devmm, sizeof(b->devmm), &len, d, strlen(d)) < 0 ||
+	    str_append(b->devmm, sizeof(b->devmm), &len, ",", 1) < 0)
+		hp_fatal(h, "too many loop devices for this file");
+}
+
+/* ---- the sharing check (block's check_sharing) -------------------------- */
+
+/* /local/domain/DOM/KEY into out, or def. */
+static const char *dom_key(struct block *b, const char *dom, const char *key,
+			   char *out, size_t cap, const char *def)
+{
+	char path[HP_PATH_MAX];
+	size_t len = 0;
+
+	path[0] = '\0';
+	if (str_append(path, sizeof(path), &len, "/local/domain/", 14) < 0 ||
+	    str_append(path, sizeof(path), &len, dom, strlen(dom)) < 0 ||
+	    str_append(path, sizeof(path), &len, key, strlen(key)) < 0)
+		return def;
+	return hp_read_default(&b->h, path, out, cap, def);
+}
+
+/* same_vm OTHERDOM: the other domain is this frontend's VM, or its
+ * target's (stub domains), or targets this one. */
+static int same_vm(struct block *b, const char *otherdom)
+{
+	char othervm[HP_PATH_MAX], target[64], targetvm[HP_PATH_MAX];
+	char otarget[64], otvm[HP_PATH_MAX], fuuid[HP_PATH_MAX];
+	const char *ov, *t, *tv, *ot, *otv;
+	size_t n = strlen(b->frontend_uuid);
+
+	ov = dom_key(b, otherdom, "/vm", othervm, sizeof(othervm),
+		     b->frontend_uuid);
+	t = dom_key(b, b->frontend_id, "/target", target, sizeof(target), "-1");
+	tv = dom_key(b, t, "/vm", targetvm, sizeof(targetvm), "No Target");
+	ot = dom_key(b, otherdom, "/target", otarget, sizeof(otarget), "-1");
+	otv = dom_key(b, ot, "/vm", otvm, sizeof(otvm), "No Other Target");
+	/* ${FRONTEND_UUID%-1} */
+	memcpy(fuuid, b->frontend_uuid, n + 1);
+	if (n >= 2 && strcmp(fuuid + n - 2, "-1") == 0)
+		fuuid[n - 2] = '\0';
+	return strcmp(fuuid, ov) == 0 || strcmp(tv, ov) == 0 ||
+	       strcmp(fuuid, otv) == 0 || strcmp(tv, otv) == 0;
+}
+
+/* The first field of each line of /proc/mounts (the script skips the
+ * read-only mounts when mode is r): a device in devmm -> its MM:mm. */
+static int mounted_here(struct block *b, char *found)
+{
+	char buf[8192];
+	size_t have = 0;
+	int fd = openat(AT_FDCWD, "/proc/mounts", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;   /* `cat /proc/mounts` failing: no mounts */
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *line = buf, *nl;
+
+		if (r <= 0 && have == 0)
+			break;
+		if (r > 0)
+			have += (size_t)r;
+		buf[have] = '\0';
+		while ((nl = strchr(line, '\n')) || (r <= 0 && *line)) {
+			char *sp = strchr(line, ' '), *opts = line;
+			struct stat st;
+			int fields = 0;
+
+			if (nl)
+				*nl = '\0';
+			for (char *p = line; *p && fields < 3; p++)
+				if (*p == ' ' && ++fields == 3)
+					opts = p + 1;
+			/* grep -v "^[^ ]* [^ ]* [^ ]* ro[, ]" for mode r */
+			if (!(b->mode != 'w' && fields == 3 &&
+			      strncmp(opts, "ro", 2) == 0 &&
+			      (opts[2] == ',' || opts[2] == ' '))) {
+				if (sp)
+					*sp = '\0';
+				if (*line && stat(line, &st) == 0) {
+					major_minor(found, st.st_rdev);
+					if (in_devmm(b, found)) {
+						close(fd);
+						return 1;
+					}
+				}
+			}
+			if (!nl) {
+				line += strlen(line);
+				break;
+			}
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;   /* a line longer than the buffer: skipped */
+		if (r <= 0)
+			break;
+	}
+	close(fd);
+	return 0;
+}
+
+/* XENBUS_BASE_PATH/XENBUS_TYPE/DOM/DEV for every disk: its
+ * physical-device in devmm and a conflicting mode, in a domain of
+ * another VM -> its MM:mm. */
+static int used_by_guest(struct block *b, char *found)
+{
+	char base[HP_PATH_MAX], doms[XS_PAYLOAD_MAX + 1], devs[XS_PAYLOAD_MAX + 1];
+	const char *bp = hp_env("XENBUS_BASE_PATH"), *ty = hp_env("XENBUS_TYPE");
+	size_t blen = 0;
+	long nd, nv;
+
+	base[0] = '\0';
+	if (str_append(base, sizeof(base), &blen, bp ? bp : "", bp ? strlen(bp) : 0) < 0 ||
+	    str_append(base, sizeof(base), &blen, "/", 1) < 0 ||
+	    str_append(base, sizeof(base), &blen, ty ? ty : "", ty ? strlen(ty) : 0) < 0)
+		return 0;
+	if (hp_xs(&b->h) < 0)
+		return 0;   /* hp_read() has reported it already */
+	nd = xs_directory(&b->h.xs, 0, base, doms, sizeof(doms));
+	for (long i = 0; nd > 0 && i < nd; i += (long)strlen(doms + i) + 1) {
+		const char *dom = doms + i;
+		char dpath[HP_PATH_MAX];
+		size_t dlen = 0;
+
+		dpath[0] = '\0';
+		if (!*dom || str_append(dpath, sizeof(dpath), &dlen, base, blen) < 0 ||
+		    str_append(dpath, sizeof(dpath), &dlen, "/", 1) < 0 ||
+		    str_append(dpath, sizeof(dpath), &dlen, dom, strlen(dom)) < 0)
+			continue;
+		nv = xs_directory(&b->h.xs, 0, dpath, devs, sizeof(devs));
+		for (long j = 0; nv > 0 && j < nv; j += (long)strlen(devs + j) + 1) {
+			char key[HP_PATH_MAX], val[HP_PATH_MAX];
+			size_t klen = dlen;
+
+			memcpy(key, dpath, dlen + 1);
+			if (!devs[j] || str_append(key, sizeof(key), &klen, "/", 1) < 0 ||
+			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
+			    str_append(key, sizeof(key), &klen, "/physical-device", 16) < 0)
+				continue;
+			if (hp_read(&b->h, key, val, sizeof(val)) <= 0 || !in_devmm(b, val))
+				continue;
+			if (b->mode != 'w') {
+				char m[64];
+
+				key[klen - 16] = '\0';
+				klen -= 16;
+				if (str_append(key, sizeof(key), &klen, "/mode", 5) < 0)
+					continue;
+				if (canonical_mode(hp_read_default(&b->h, key, m, sizeof(m), "")) != 'w')
+					continue;
+			}
+			if (!same_vm(b, dom)) {
+				memcpy(found, val, strlen(val) + 1);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* do_ebusy: Debian's message for a conflict, then ebusy. */
+static _Noreturn void sharing_busy(struct block *b, const char *prefix,
+				   int guest)
+{
+	char msg[HP_MSG_MAX];
+	size_t len = 0;
+	const char *parts[] = {
+		prefix, b->mode == 'w' ? "" : "read-write ", "in ",
+		guest ? "a guest " : "the privileged ", "domain,\n",
+		"and so cannot be mounted ", b->mode == 'w' ? "" : "read-only ",
+		guest ? "now" : "by a guest", ".",
+	};
+
+	msg[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		str_append(msg, sizeof(msg), &len, parts[i], strlen(parts[i]));
+	hp_unlock(&b->h);
+	hp_busy(&b->h, msg);
+}
+
+/* check_sharing for the devices in devmm: 0 ok, 1 local, 2 guest. */
+static int check_sharing(struct block *b, char *found)
+{
+	if (mounted_here(b, found))
+		return 1;
+	return used_by_guest(b, found) ? 2 : 0;
+}
+
+/* ---- writing the result ------------------------------------------------- */
+
+/* write_dev (with the node for a file): physical-device and its path,
+ * then success; logged as the script's separate writes, written as one
+ * transaction. */
+static void write_dev(struct block *b, const char *dev, const char *node)
+{
+	struct hotplug *h = &b->h;
+	char mm[24], path[HP_PATH_MAX];
+	struct stat st;
+
+	if (stat(dev, &st) < 0)
+		hp_fatal(h, "Backend device does not exist");
+	major_minor(mm, st.st_rdev);
+	if (node) {
+		hp_path(h, path, "node");
+		hp_log(h, HP_DEBUG, "Writing ", path, " ", node, " to xenstore.");
+	}
+	hp_path(h, path, "physical-device");
+	hp_log(h, HP_DEBUG, "Writing ", path, " ", mm, " to xenstore.");
+	hp_path(h, path, "physical-device-path");
+	hp_log(h, HP_DEBUG, "Writing ", path, " ", dev, " to xenstore.");
+	hp_path(h, path, "hotplug-status");
+	hp_log(h, HP_DEBUG, "Writing ", path, " connected to xenstore.");
+	if (node)
+		hp_write_all_or_die(h, "node", node, "physical-device", mm,
+				    "physical-device-path", dev,
+				    "hotplug-status", "connected");
+	else
+		hp_write_all_or_die(h, "physical-device", mm,
+				    "physical-device-path", dev,
+				    "hotplug-status", "connected");
+}
+
+/* ---- add ---------------------------------------------------------------- */
+
+static void phy_add(struct block *b, const char *p, const char *mode)
+{
+	struct hotplug *h = &b->h;
+	char dev[PATH_MAX], real[PATH_MAX], found[HP_PATH_MAX], prefix[PATH_MAX + 32];
+	struct stat st;
+	size_t len = 0;
+	int res;
+
+	/* expand_dev: a relative name is below /dev */
+	dev[0] = '\0';
+	if ((p[0] != '/' && str_append(dev, sizeof(dev), &len, "/dev/", 5) < 0) ||
+	    str_append(dev, sizeof(dev), &len, p, strlen(p)) < 0)
+		hp_fatal(h, p, " does not exist.");
+	if (lstat(dev, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(dev, real))
+			hp_fatal(h, dev, " link does not exist.");
+		memcpy(dev, real, strlen(real) + 1);
+	}
+	if (stat(dev, &st) < 0)
+		hp_fatal(h, dev, " does not exist.");
+	if (!S_ISBLK(st.st_mode))
+		hp_fatal(h, dev, " is not a block device.");
+	hp_lock(h, "block");
+	b->mode = canonical_mode(mode);
+	if (b->mode != '!') {
+		char mm[24];
+
+		major_minor(mm, st.st_rdev);
+		b->devmm[0] = ',';
+		b->devmm[1] = '\0';
+		devmm_add(h, b, mm);
+		res = check_sharing(b, found);
+		if (res) {
+			len = 0;
+			prefix[0] = '\0';
+			str_append(prefix, sizeof(prefix), &len, "Device ", 7);
+			str_append(prefix, sizeof(prefix), &len, dev, strlen(dev));
+			str_append(prefix, sizeof(prefix), &len, " is mounted ", 12);
+			sharing_busy(b, prefix, res == 2);
+		}
+	}
+	write_dev(b, dev, NULL);
+	hp_unlock(h);
+}
+
+struct file_id {
+	struct block *b;
+	uint64_t dev, ino;
+};
+
+static int note_loop(const char *dev, dev_t rdev, uint64_t back_dev,
+		     uint64_t back_ino, void *ctx)
+{
+	struct file_id *id = ctx;
+	char mm[24];
+
+	(void)dev;
+	if (back_dev == id->dev && back_ino == id->ino) {
+		major_minor(mm, rdev);
+		devmm_add(&id->b->h, id->b, mm);
+	}
+	return 0;
+}
+
+static void file_add(struct block *b, const char *p, const char *mode)
+{
+	struct hotplug *h = &b->h;
+	char file[PATH_MAX], state[64], found[HP_PATH_MAX], loop[LOOP_PATH_MAX];
+	struct stat st;
+	const char *step;
+	int ret;
+
+	if (!realpath(p, file))
+		hp_fatal(h, p, " does not exist.");
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		hp_fatal(h, file, " does not exist.");
+	b->mode = canonical_mode(mode);
+	hp_lock(h, "block");
+	/* a remove may have raced this add (the path gone, or no longer
+	 * InitWait after a timeout) */
+	hp_read_default(h, "state", state, sizeof(state), "unknown");
+	if (strcmp(state, "2") != 0) {
+		hp_unlock(h);
+		hp_fatal(h, "Path closed or removed during hotplug add: ",
+			 h->xb_path, " state: ", state);
+	}
+	/* stat -c %A | grep -q w: any write bit */
+	if (b->mode == 'w' && !(st.st_mode & 0222)) {
+		char msg[PATH_MAX + 96] = "File ";
+		size_t len = 5;
+
+		str_append(msg, sizeof(msg), &len, file, strlen(file));
+		str_append(msg, sizeof(msg), &len, " is read-only, and so I will not\n"
+			   "mount it read-write in a guest domain.", 71);
+		hp_unlock(h);
+		hp_busy(h, msg);
+	}
+	if (b->mode != '!') {
+		struct file_id id = { b, st.st_dev, st.st_ino };
+
+		b->devmm[0] = ',';
+		b->devmm[1] = '\0';
+		ret = loop_each(note_loop, &id);
+		if (ret < 0)
+			hp_fatal(h, "Unable to lookup ", file, ": /sys/block: ",
+				 errno_text(-ret));
+		if (b->devmm[1]) {
+			ret = check_sharing(b, found);
+			if (ret) {
+				char prefix[PATH_MAX + 128];
+				size_t len = 0;
+
+				prefix[0] = '\0';
+				str_append(prefix, sizeof(prefix), &len, "File ", 5);
+				str_append(prefix, sizeof(prefix), &len, file, strlen(file));
+				str_append(prefix, sizeof(prefix), &len,
+					   " is loopback-mounted through ", 29);
+				str_append(prefix, sizeof(prefix), &len, found, strlen(found));
+				str_append(prefix, sizeof(prefix), &len,
+					   ",\nwhich is mounted ", 19);
+				sharing_busy(b, prefix, ret == 2);
+			}
+		}
+	}
+	ret = loop_attach(file, b->mode == 'r', loop, &step);
+	if (ret == -ENODEV) {
+		hp_unlock(h);
+		hp_fatal(h, "Failed to find an unused loop device");
+	}
+	if (ret < 0) {
+		hp_log(h, HP_ERR, step, ": ", errno_text(-ret));
+		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", loop, " ",
+			 file, " failed");
+	}
+	write_dev(b, loop, loop);
+	hp_unlock(h);
+}
+
+/* ---- remove ------------------------------------------------------------- */
+
+static void file_remove(struct block *b)
+{
+	struct hotplug *h = &b->h;
+	char node[HP_PATH_MAX];
+	int ret;
+
+	hp_lock(h, "block");
+	hp_read_required(h, "node", node, sizeof(node));
+	ret = loop_detach(node);
+	if (ret < 0) {
+		char what[HP_PATH_MAX + 16] = "losetup -d ";
+		size_t len = 11;
+
+		str_append(what, sizeof(what), &len, node, strlen(node));
+		hp_sigerr(h, what, ret);
+	}
+	hp_unlock(h);
+}
+
+/* ---- the call ----------------------------------------------------------- */
+
+static int is_hook_dir(int dirfd, const char *name, void *ctx)
+{
+	size_t n = strlen(name);
+	char path[HP_PATH_MAX] = HP_SCRIPT_DIR "/";
+	size_t len = sizeof(HP_SCRIPT_DIR);
+
+	(void)dirfd;
+	(void)ctx;
+	return n > 8 && strncmp(name, "block-", 6) == 0 &&
+	       strcmp(name + n - 2, ".d") == 0 &&
+	       str_append(path, sizeof(path), &len, name, n) == 0 &&
+	       hp_have_hooks(path);
+}
+
+int block_main(int argc, char **argv)
+{
+	static const char *const commands[] = { "add", "remove", NULL };
+	struct block b;
+	struct hotplug *h = &b.h;
+	char type[64], params[PATH_MAX], mode[64], phys[HP_PATH_MAX];
+	struct stat st;
+	int add, phy = 0, file = 0;
+
+	memset(&b, 0, sizeof(b));
+	hp_init(h, "block", argc, argv);
+	hp_log(h, HP_DEBUG, h->command, " XENBUS_PATH=",
+	       h->xb_path ? h->xb_path : "");
+	hp_check_command(h, commands);
+	add = strcmp(h->command, "add") == 0;
+	hp_env_required(h, "XENBUS_PATH");
+	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
+		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
+	hp_read_default(h, "type", type, sizeof(type), "MISSING");
+	hp_read_required(h, "params", params, sizeof(params));
+	hp_read_required(h, "mode", mode, sizeof(mode));
+	if (stat(params, &st) == 0) {
+		phy = S_ISBLK(st.st_mode);
+		file = S_ISREG(st.st_mode);
+	}
+	if (!phy && !file) {
+		/* the script: add writes connected and runs block-TYPE */
+		if (!add)
+			return 0;
+		hp_fallback(h, "params is neither a block device nor a file");
+	}
+	if (!add) {
+		if (file)
+			file_remove(&b);
+		return 0;
+	}
+	/* libxl may run add twice: a device already set up is done */
+	if (hp_read(h, "physical-device", phys, sizeof(phys)) >= 0)
+		return 0;
+	hp_read_required(h, "frontend-id", b.frontend_id, sizeof(b.frontend_id));
+	if (dom_key(&b, b.frontend_id, "/vm", b.frontend_uuid,
+		    sizeof(b.frontend_uuid), NULL) == NULL)
+		memcpy(b.frontend_uuid, "unknown", 8);
+	if (phy)
+		phy_add(&b, params, mode);
+	else
+		file_add(&b, params, mode);
+	return 0;
+}

@@ -1,0 +1,142 @@
+/* loopdev.c - loop devices (see loopdev.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+#include "loopdev.h"
+
+static void loop_path(char *dev, long n)
+{
+	size_t len = 9;
+
+	memcpy(dev, "/dev/loop", 9);
+	len += fmt_u64(dev + len, (uint64_t)n);
+	dev[len] = '\0';
+}
+
+static int configure(int lfd, int bfd, const char *file, int ro)
+{
+	struct loop_config cfg;
+	size_t n = strlen(file);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (uint32_t)bfd;
+	cfg.info.lo_flags = ro ? LO_FLAGS_READ_ONLY : 0;
+	if (n >= sizeof(cfg.info.lo_file_name))
+		n = sizeof(cfg.info.lo_file_name) - 1;   /* losetup cuts it too */
+	memcpy(cfg.info.lo_file_name, file, n);
+	if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOTTY)
+		return -errno;
+	/* before Linux 5.8 */
+	if (ioctl(lfd, LOOP_SET_FD, bfd) < 0)
+		return -errno;
+	if (ioctl(lfd, LOOP_SET_STATUS64, &cfg.info) < 0) {
+		int err = -errno;
+
+		ioctl(lfd, LOOP_CLR_FD, 0);
+		return err;
+	}
+	return 0;
+}
+
+int loop_attach(const char *file, int ro, char *dev, const char **step)
+{
+	int ctl, bfd, ret = -EBUSY;
+
+	*step = file;
+	bfd = openat(AT_FDCWD, file, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (bfd < 0 && !ro && (errno == EROFS || errno == EACCES)) {
+		ro = 1;
+		bfd = openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC);
+	}
+	if (bfd < 0)
+		return -errno;
+	*step = "/dev/loop-control";
+	ctl = openat(AT_FDCWD, "/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		ret = errno == ENOENT ? -ENODEV : -errno;
+		close(bfd);
+		return ret;
+	}
+	for (int tries = 0; tries < 16 && ret == -EBUSY; tries++) {
+		long n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		int lfd;
+
+		*step = "/dev/loop-control";
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		loop_path(dev, n);
+		*step = dev;
+		lfd = openat(AT_FDCWD, dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			ret = -errno;
+			break;
+		}
+		ret = configure(lfd, bfd, file, ro);
+		close(lfd);
+	}
+	close(ctl);
+	close(bfd);
+	return ret;
+}
+
+int loop_detach(const char *dev)
+{
+	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* One /sys/block entry: a bound loopN to fn. */
+struct loop_walk {
+	loop_fn *fn;
+	void *ctx;
+};
+
+static int loop_one(int sysfd, const char *name, void *ctx)
+{
+	const struct loop_walk *w = ctx;
+	char dev[LOOP_PATH_MAX], sub[40];
+	struct loop_info64 info;
+	struct stat st;
+	uint64_t n;
+	size_t len = strlen(name);
+	int fd, ret;
+
+	if (len < 5 || len > 14 || memcmp(name, "loop", 4) != 0 ||
+	    parse_u64(name + 4, &n) < 0)
+		return 0;
+	memcpy(sub, name, len);
+	memcpy(sub + len, "/loop", 6);
+	if (faccessat(sysfd, sub, F_OK, 0) < 0)
+		return 0;   /* not bound */
+	loop_path(dev, (long)n);
+	fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;   /* no node for it here */
+	ret = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) &&
+	      ioctl(fd, LOOP_GET_STATUS64, &info) == 0;
+	close(fd);
+	return ret ? w->fn(dev, st.st_rdev, info.lo_device, info.lo_inode, w->ctx) : 0;
+}
+
+int loop_each(loop_fn *fn, void *ctx)
+{
+	struct loop_walk w = { fn, ctx };
+
+	return each_entry("/sys/block", loop_one, &w);
+}
