@@ -232,7 +232,8 @@ static int used_by_guest(struct block *b, char *found)
 			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
 			    str_append(key, sizeof(key), &klen, "/physical-device", 16) < 0)
 				continue;
-			if (hp_read(&b->h, key, val, sizeof(val)) <= 0 || !in_devmm(b, val))
+			if (hp_read_path(&b->h, key, val, sizeof(val)) <= 0 ||
+			    !in_devmm(b, val))
 				continue;
 			if (b->mode != 'w') {
 				char m[64];
@@ -241,7 +242,9 @@ static int used_by_guest(struct block *b, char *found)
 				klen -= 16;
 				if (str_append(key, sizeof(key), &klen, "/mode", 5) < 0)
 					continue;
-				if (canonical_mode(hp_read_default(&b->h, key, m, sizeof(m), "")) != 'w')
+				if (hp_read_path(&b->h, key, m, sizeof(m)) < 0)
+					m[0] = '\0';
+				if (canonical_mode(m) != 'w')
 					continue;
 			}
 			if (!same_vm(b, dom)) {
@@ -386,7 +389,7 @@ static void file_add(struct block *b, const char *p, const char *mode)
 	struct hotplug *h = &b->h;
 	char file[PATH_MAX], state[64], found[HP_PATH_MAX], loop[LOOP_PATH_MAX];
 	struct stat st;
-	const char *step;
+	const char *step, *st8;
 	int ret;
 
 	if (!realpath(p, file))
@@ -397,11 +400,11 @@ static void file_add(struct block *b, const char *p, const char *mode)
 	hp_lock(h, "block");
 	/* a remove may have raced this add (the path gone, or no longer
 	 * InitWait after a timeout) */
-	hp_read_default(h, "state", state, sizeof(state), "unknown");
-	if (strcmp(state, "2") != 0) {
+	st8 = hp_read_default(h, "state", state, sizeof(state), "unknown");
+	if (strcmp(st8, "2") != 0) {
 		hp_unlock(h);
 		hp_fatal(h, "Path closed or removed during hotplug add: ",
-			 h->xb_path, " state: ", state);
+			 h->xb_path, " state: ", st8);
 	}
 	/* stat -c %A | grep -q w: any write bit */
 	if (b->mode == 'w' && !(st.st_mode & 0222)) {

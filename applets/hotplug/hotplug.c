@@ -229,15 +229,11 @@ static _Noreturn void xs_broken(struct hotplug *h, const char *path, long err)
 	_exit(1);
 }
 
-long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
+long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap)
 {
-	char path[HP_PATH_MAX];
 	long n;
-	int ret = hp_path(h, path, key);
+	int ret = hp_xs(h);
 
-	if (ret < 0)
-		return ret;
-	ret = hp_xs(h);
 	if (ret < 0)
 		xs_broken(h, path, ret);
 	n = xs_read(&h->xs, 0, path, out, cap);
@@ -245,6 +241,14 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 	    n != -EINVAL)
 		xs_broken(h, path, n);
 	return n;
+}
+
+long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
+{
+	char path[HP_PATH_MAX];
+	int ret = hp_path(h, path, key);
+
+	return ret < 0 ? ret : hp_read_path(h, path, out, cap);
 }
 
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
@@ -259,8 +263,20 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 	char path[HP_PATH_MAX];
 
 	if (hp_read(h, key, out, cap) <= 0) {
+		char msg[HP_PATH_MAX + 32];
+		size_t len = 0;
+
+		/* V=$(xenstore_read K): fatal exits the $(...) subshell, the
+		 * assignment fails at the top level and the ERR trap runs
+		 * fatal again: two messages, the second one stays. */
 		hp_path(h, path, key);
-		hp_fatal(h, "xenstore-read ", path, " failed.");
+		msg[0] = '\0';
+		str_append(msg, sizeof(msg), &len, "xenstore-read ", 14);
+		str_append(msg, sizeof(msg), &len, path, strlen(path));
+		str_append(msg, sizeof(msg), &len, " failed.", 8);
+		hp_write(h, "hotplug-error", msg, "hotplug-status", "error");
+		hp_log(h, HP_ERR, msg);
+		hp_fatal(h, h->script, " failed; error detected.");
 	}
 	return out;
 }

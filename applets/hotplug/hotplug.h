@@ -64,11 +64,15 @@ int hp_path(const struct hotplug *h, char *out, const char *key);
 /* xenstore-read of a key (as hp_path): the value's length, -ENOENT, or
  * -errno (a broken xenstore is fatal: it is reported and the call exits). */
 long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
+/* The same for a xenstore path as it is (absolute, or relative to
+ * /local/domain/0). */
+long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap);
 /* xenstore_read_default: the value, or def when the key is missing. */
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 			    size_t cap, const char *def);
-/* xenstore_read: the value; missing or empty -> fatal
- * "xenstore-read PATH failed." as the script's. */
+/* V=$(xenstore_read K): the value; missing or empty -> what the script
+ * does then: fatal "xenstore-read PATH failed." in the subshell, then
+ * the ERR trap's fatal "$0 failed; error detected.". */
 const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 			     size_t cap);
 /* The pairs key, value, ..., NULL written in one transaction (as one

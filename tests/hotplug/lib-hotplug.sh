@@ -84,7 +84,7 @@ hp_root() {
 	mknod -m 666 /dev/full c 1 7; mknod -m 666 /dev/urandom c 1 9
 	mknod -m 666 /dev/random c 1 8; mknod -m 666 /dev/tty c 5 0
 	mknod -m 660 /dev/loop-control c 10 237
-	for i in $(seq 0 63); do mknod -m 660 "/dev/loop$i" b 7 "$i"; done
+	for i in $(seq 0 255); do mknod -m 660 "/dev/loop$i" b 7 "$i"; done
 	ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin
 	ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
 	mkdir /dev/pts /dev/shm
@@ -145,6 +145,21 @@ hp_procs() {
 	cut -d' ' -f1 "$1" | sort -u | wc -l
 }
 
+# The syslog lines so far, the time masked as TIME. The sink may lag
+# behind the datagrams queued for it: a marker sent last (with logger)
+# must have arrived first.
+HP_SYNC=0
+hp_syslog() {
+	local i
+	HP_SYNC=$((HP_SYNC + 1))
+	logger -u /dev/log "hp-sync-$HP_SYNC"
+	for i in $(seq 100); do
+		grep -q "hp-sync-$HP_SYNC\$" "$HP/syslog" && break
+		sleep 0.02
+	done
+	grep -v 'hp-sync-[0-9]*$' "$HP/syslog" | sed 's/^\(<[0-9]*>\)... .. ..:..:.. /\1TIME /'
+}
+
 # The xenstore tree as the stand-in saved it, below the given prefixes.
 hp_tree() {
 	local p pat=
@@ -152,3 +167,40 @@ hp_tree() {
 	# shellcheck disable=SC2086
 	grep $pat "$HP/xs/tree"
 }
+
+# scenario NAME SETUP ENV... -- ARGS (for the script $HP_FAMILY, with
+# the test's hp_reset and state functions): SETUP (a function) builds the state,
+# then each script runs; the two end states must be equal. The states
+# stay in $HP/NAME.{debian,forkless} for the checks after it. A
+# deliberate difference is stated as FIXUP, a sed script that turns
+# Debian's end state into forkless's (the xenstore lines sorted again).
+normalize() {
+	sed "${FIXUP:-}" | awk '/^\// { t[++n] = $0; next } { r[++m] = $0 }
+		END { print r[1]; c = "sort"; for (i = 1; i <= n; i++) print t[i] | c; close(c)
+		      for (i = 2; i <= m; i++) print r[i] }'
+}
+scenario() {
+	local name=$1 setup=$2 how
+	shift 2
+	for how in debian forkless; do
+		hp_reset
+		: >"$HP/syslog"
+		hp_use "$how" "$HP_FAMILY"
+		$setup
+		HP_STRACE=$HP/$name.$how.strace hp_call "$@"
+		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
+		printf '%s' "$ERR" >"$HP/$name.$how.err"
+	done
+	if diff -u "$HP/$name.debian" "$HP/$name.forkless" >"$HP/$name.diff"; then
+		pass "$HP_FAMILY/$name: same end state as Debian's script"
+	else
+		fail "$HP_FAMILY/$name: end state differs from Debian's script" "$(cat "$HP/$name.diff")"
+	fi
+	# WANT_PROCS=-: a call forkless hands over (the script's processes)
+	[ "${WANT_PROCS:-1}" = - ] ||
+		check "$HP_FAMILY/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
+			"$(hp_procs "$HP/$name.forkless.strace")"
+}
+# has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
+has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
+

@@ -32,6 +32,8 @@ add_vif() {   # add_vif NAME
 	ip addr add 192.0.2.9/24 dev "$1"
 	ip -6 addr add 2001:db8::9/64 dev "$1"
 }
+HP_FAMILY=vif-bridge
+hp_reset() { net_reset; xs_reset; }
 xs_reset() {   # the keys libxl has written when it runs the script
 	xs rm /local/domain 2>/dev/null
 	xs write /local/domain/1/vm /vm/00000000-0000-0000-0000-000000000001 \
@@ -50,41 +52,8 @@ state() {
 	ip -o link show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
 	ip -o addr show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
 	ip route show table all
-	sed 's/^\(<[0-9]*>\)... .. ..:..:.. /\1TIME /' "$HP/syslog"
+	hp_syslog
 }
-
-# scenario NAME SETUP ENV... -- ARGS: SETUP (a function) builds the state,
-# then each script runs; the two end states must be equal. The states
-# stay in $HP/NAME.{debian,forkless} for the checks after it. A
-# deliberate difference is stated as FIXUP, a sed script that turns
-# Debian's end state into forkless's (the xenstore lines sorted again).
-normalize() {
-	sed "${FIXUP:-}" | awk '/^\// { t[++n] = $0; next } { r[++m] = $0 }
-		END { print r[1]; c = "sort"; for (i = 1; i <= n; i++) print t[i] | c; close(c)
-		      for (i = 2; i <= m; i++) print r[i] }'
-}
-scenario() {
-	local name=$1 setup=$2 how
-	shift 2
-	for how in debian forkless; do
-		net_reset
-		xs_reset
-		: >"$HP/syslog"
-		hp_use "$how" vif-bridge
-		$setup
-		HP_STRACE=$HP/$name.$how.strace hp_call "$@"
-		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
-		printf '%s' "$ERR" >"$HP/$name.$how.err"
-	done
-	if diff -u "$HP/$name.debian" "$HP/$name.forkless" >"$HP/$name.diff"; then
-		pass "vif-bridge/$name: same end state as Debian's script"
-	else
-		fail "vif-bridge/$name: end state differs from Debian's script" "$(cat "$HP/$name.diff")"
-	fi
-	check "vif-bridge/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
-		"$(hp_procs "$HP/$name.forkless.strace")"
-}
-has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "vif-bridge/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
 
 s_plain() { add_bridge xenbr0 02:00:00:00:00:10 1400; add_vif vif1.0; xs write backend/vif/1/0/bridge xenbr0; }
 scenario online s_plain "${VIF_ENV[@]}" -- vif-bridge online
