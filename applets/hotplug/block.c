@@ -90,7 +90,7 @@ static void devmm_add(struct hotplug *h, struct block *b, const char *d)
 	size_t len = strlen(b->devmm);
 
 	if (str_append(b->devmm, sizeof(b->devmm), &len, d, strlen(d)) < 0 ||
-	    str_append(b->devmm, sizeof(b->devmm), &len, ",", 1) < 0)
+	    str_append(b->devmm, sizeof(b->devmm), &len, HP_LIT(",")) < 0)
 		hp_fatal(h, "too many loop devices for this file");
 }
 
@@ -104,7 +104,7 @@ static const char *dom_key(struct block *b, const char *dom, const char *key,
 	size_t len = 0;
 
 	path[0] = '\0';
-	if (str_append(path, sizeof(path), &len, "/local/domain/", 14) < 0 ||
+	if (str_append(path, sizeof(path), &len, HP_LIT("/local/domain/")) < 0 ||
 	    str_append(path, sizeof(path), &len, dom, strlen(dom)) < 0 ||
 	    str_append(path, sizeof(path), &len, key, strlen(key)) < 0)
 		return def;
@@ -165,7 +165,7 @@ static int mounted_here(struct block *b, char *found)
 					opts = p + 1;
 			/* grep -v "^[^ ]* [^ ]* [^ ]* ro[, ]" for mode r */
 			if (!(b->mode != 'w' && fields == 3 &&
-			      strncmp(opts, "ro", 2) == 0 &&
+			      strncmp(opts, HP_LIT("ro")) == 0 &&
 			      (opts[2] == ',' || opts[2] == ' '))) {
 				if (sp)
 					*sp = '\0';
@@ -206,7 +206,7 @@ static int used_by_guest(struct block *b, char *found)
 
 	base[0] = '\0';
 	if (str_append(base, sizeof(base), &blen, bp ? bp : "", bp ? strlen(bp) : 0) < 0 ||
-	    str_append(base, sizeof(base), &blen, "/", 1) < 0 ||
+	    str_append(base, sizeof(base), &blen, HP_LIT("/")) < 0 ||
 	    str_append(base, sizeof(base), &blen, ty ? ty : "", ty ? strlen(ty) : 0) < 0)
 		return 0;
 	if (hp_xs(&b->h) < 0)
@@ -219,7 +219,7 @@ static int used_by_guest(struct block *b, char *found)
 
 		dpath[0] = '\0';
 		if (!*dom || str_append(dpath, sizeof(dpath), &dlen, base, blen) < 0 ||
-		    str_append(dpath, sizeof(dpath), &dlen, "/", 1) < 0 ||
+		    str_append(dpath, sizeof(dpath), &dlen, HP_LIT("/")) < 0 ||
 		    str_append(dpath, sizeof(dpath), &dlen, dom, strlen(dom)) < 0)
 			continue;
 		nv = xs_directory(&b->h.xs, 0, dpath, devs, sizeof(devs));
@@ -228,9 +228,9 @@ static int used_by_guest(struct block *b, char *found)
 			size_t klen = dlen;
 
 			memcpy(key, dpath, dlen + 1);
-			if (!devs[j] || str_append(key, sizeof(key), &klen, "/", 1) < 0 ||
+			if (!devs[j] || str_append(key, sizeof(key), &klen, HP_LIT("/")) < 0 ||
 			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
-			    str_append(key, sizeof(key), &klen, "/physical-device", 16) < 0)
+			    str_append(key, sizeof(key), &klen, HP_LIT("/physical-device")) < 0)
 				continue;
 			if (hp_read_path(&b->h, key, val, sizeof(val)) <= 0 ||
 			    !in_devmm(b, val))
@@ -240,7 +240,7 @@ static int used_by_guest(struct block *b, char *found)
 
 				key[klen - 16] = '\0';
 				klen -= 16;
-				if (str_append(key, sizeof(key), &klen, "/mode", 5) < 0)
+				if (str_append(key, sizeof(key), &klen, HP_LIT("/mode")) < 0)
 					continue;
 				if (hp_read_path(&b->h, key, m, sizeof(m)) < 0)
 					m[0] = '\0';
@@ -330,7 +330,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 
 	/* expand_dev: a relative name is below /dev */
 	dev[0] = '\0';
-	if ((p[0] != '/' && str_append(dev, sizeof(dev), &len, "/dev/", 5) < 0) ||
+	if ((p[0] != '/' && str_append(dev, sizeof(dev), &len, HP_LIT("/dev/")) < 0) ||
 	    str_append(dev, sizeof(dev), &len, p, strlen(p)) < 0)
 		hp_fatal(h, p, " does not exist.");
 	if (lstat(dev, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -355,9 +355,9 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 		if (res) {
 			len = 0;
 			prefix[0] = '\0';
-			str_append(prefix, sizeof(prefix), &len, "Device ", 7);
+			str_append(prefix, sizeof(prefix), &len, HP_LIT("Device "));
 			str_append(prefix, sizeof(prefix), &len, dev, strlen(dev));
-			str_append(prefix, sizeof(prefix), &len, " is mounted ", 12);
+			str_append(prefix, sizeof(prefix), &len, HP_LIT(" is mounted "));
 			sharing_busy(b, prefix, res == 2);
 		}
 	}
@@ -412,8 +412,8 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		size_t len = 5;
 
 		str_append(msg, sizeof(msg), &len, file, strlen(file));
-		str_append(msg, sizeof(msg), &len, " is read-only, and so I will not\n"
-			   "mount it read-write in a guest domain.", 71);
+		str_append(msg, sizeof(msg), &len, HP_LIT(" is read-only, and so I will not\n"
+			   "mount it read-write in a guest domain."));
 		hp_unlock(h);
 		hp_busy(h, msg);
 	}
@@ -433,13 +433,13 @@ static void file_add(struct block *b, const char *p, const char *mode)
 				size_t len = 0;
 
 				prefix[0] = '\0';
-				str_append(prefix, sizeof(prefix), &len, "File ", 5);
+				str_append(prefix, sizeof(prefix), &len, HP_LIT("File "));
 				str_append(prefix, sizeof(prefix), &len, file, strlen(file));
 				str_append(prefix, sizeof(prefix), &len,
-					   " is loopback-mounted through ", 29);
+					   HP_LIT(" is loopback-mounted through "));
 				str_append(prefix, sizeof(prefix), &len, found, strlen(found));
 				str_append(prefix, sizeof(prefix), &len,
-					   ",\nwhich is mounted ", 19);
+					   HP_LIT(",\nwhich is mounted "));
 				sharing_busy(b, prefix, ret == 2);
 			}
 		}
@@ -489,7 +489,7 @@ static int is_hook_dir(int dirfd, const char *name, void *ctx)
 
 	(void)dirfd;
 	(void)ctx;
-	return n > 8 && strncmp(name, "block-", 6) == 0 &&
+	return n > 8 && strncmp(name, HP_LIT("block-")) == 0 &&
 	       strcmp(name + n - 2, ".d") == 0 &&
 	       str_append(path, sizeof(path), &len, name, n) == 0 &&
 	       hp_have_hooks(path);
@@ -537,7 +537,7 @@ int block_main(int argc, char **argv)
 	hp_read_required(h, "frontend-id", b.frontend_id, sizeof(b.frontend_id));
 	if (dom_key(&b, b.frontend_id, "/vm", b.frontend_uuid,
 		    sizeof(b.frontend_uuid), NULL) == NULL)
-		memcpy(b.frontend_uuid, "unknown", 8);
+		memcpy(b.frontend_uuid, "unknown", sizeof("unknown"));
 	if (phy)
 		phy_add(&b, params, mode);
 	else

@@ -173,11 +173,11 @@ static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
 		str_append(line, sizeof(line), &len, pri, 4);
 		str_append(line, sizeof(line), &len, stamp, 15);
 		if (geteuid() == 0)
-			str_append(line, sizeof(line), &len, " root: ", 7);
+			str_append(line, sizeof(line), &len, HP_LIT(" root: "));
 		else
-			str_append(line, sizeof(line), &len, " forkless: ", 11);
+			str_append(line, sizeof(line), &len, HP_LIT(" forkless: "));
 		str_append(line, sizeof(line), &len, h->script, slen);
-		str_append(line, sizeof(line), &len, ": ", 2);
+		str_append(line, sizeof(line), &len, HP_LIT(": "));
 		str_append(line, sizeof(line), &len, msg, mlen);
 		if (send(h->log_fd, line, len, MSG_NOSIGNAL) >= 0)
 			return;
@@ -188,9 +188,9 @@ static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
 	len = 0;
 	line[0] = '\0';
 	str_append(line, sizeof(line), &len, h->script, slen);
-	str_append(line, sizeof(line), &len, " ", 1);
+	str_append(line, sizeof(line), &len, HP_LIT(" "));
 	str_append(line, sizeof(line), &len, msg, mlen);
-	str_append(line, sizeof(line), &len, "\n", 1);
+	str_append(line, sizeof(line), &len, HP_LIT("\n"));
 	write_all(2, line, len);
 }
 
@@ -214,7 +214,7 @@ int hp_path(const struct hotplug *h, char *out, const char *key)
 		if (!h->xb_path ||
 		    str_append(out, HP_PATH_MAX, &len, h->xb_path,
 			       strlen(h->xb_path)) < 0 ||
-		    str_append(out, HP_PATH_MAX, &len, "/", 1) < 0)
+		    str_append(out, HP_PATH_MAX, &len, HP_LIT("/")) < 0)
 			return -ENAMETOOLONG;
 	}
 	return str_append(out, HP_PATH_MAX, &len, key, strlen(key));
@@ -254,7 +254,18 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 			    size_t cap, const char *def)
 {
-	return hp_read(h, key, out, cap) < 0 ? def : out;
+	size_t n;
+
+	if (hp_read(h, key, out, cap) >= 0)
+		return out;
+	if (!def)
+		return NULL;
+	n = strlen(def);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, def, n);
+	out[n] = '\0';
+	return out;
 }
 
 const char *hp_read_required(struct hotplug *h, const char *key, char *out,
@@ -271,9 +282,9 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 		 * fatal again: two messages, the second one stays. */
 		hp_path(h, path, key);
 		msg[0] = '\0';
-		str_append(msg, sizeof(msg), &len, "xenstore-read ", 14);
+		str_append(msg, sizeof(msg), &len, HP_LIT("xenstore-read "));
 		str_append(msg, sizeof(msg), &len, path, strlen(path));
-		str_append(msg, sizeof(msg), &len, " failed.", 8);
+		str_append(msg, sizeof(msg), &len, HP_LIT(" failed."));
 		hp_write(h, "hotplug-error", msg, "hotplug-status", "error");
 		hp_log(h, HP_ERR, msg);
 		hp_fatal(h, h->script, " failed; error detected.");
@@ -298,7 +309,7 @@ static int write_pairs(struct hotplug *h, int log, const char *first,
 		if (n % 2 && hp_path(h, path, s) == 0)
 			s = path;
 		if (len)
-			str_append(shown, cap, &len, " ", 1);
+			str_append(shown, cap, &len, HP_LIT(" "));
 		str_append(shown, cap, &len, s, strlen(s));
 	}
 	if (log)
@@ -461,7 +472,7 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	str_append(path, sizeof(path), &len, HP_SCRIPT_DIR "/",
 		   sizeof(HP_SCRIPT_DIR));
 	str_append(path, sizeof(path), &len, h->name, strlen(h->name));
-	str_append(path, sizeof(path), &len, ".distrib", 8);
+	str_append(path, sizeof(path), &len, HP_LIT(".distrib"));
 	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
 	if (h->xs.fd >= 0)
 		xs_close(&h->xs);

@@ -29,6 +29,10 @@
 #define HP_MSG_MAX 1024     /* one message, log line or xenstore value */
 #define HP_PATH_MAX 256     /* a xenstore path */
 
+/* A string literal and its length, for str_append(): never a count by
+ * hand. */
+#define HP_LIT(s) s, sizeof(s) - 1
+
 /* syslog levels, as `logger -p daemon.LEVEL` names them */
 enum { HP_ERR = 3, HP_NOTICE = 5, HP_DEBUG = 7 };
 
@@ -67,7 +71,8 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
 /* The same for a xenstore path as it is (absolute, or relative to
  * /local/domain/0). */
 long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap);
-/* xenstore_read_default: the value, or def when the key is missing. */
+/* xenstore_read_default: out holds the value, or def (cut to cap) when
+ * the key is missing; returns out, or NULL for a missing key and no def. */
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 			    size_t cap, const char *def);
 /* V=$(xenstore_read K): the value; missing or empty -> what the script

@@ -60,7 +60,7 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 		if (!fb.name[0])
 			hp_fatal(h, "Could not find bridge, and none was specified");
 		memcpy(b, fb.name, sizeof(fb.name));
-	} else if (strncmp(b, "xenbr", 5) == 0 &&
+	} else if (strncmp(b, HP_LIT("xenbr")) == 0 &&
 		   nl_link_get(&v->nl, b, br) == -ENODEV) {
 		/* Old-style xenbrN configs on a host whose bridge is ethN. */
 		char eth[NL_IFNAMSIZ + 8] = "eth";
@@ -104,11 +104,11 @@ static void set_mtu(struct vif *v, int index, const struct nl_link *br)
 	for (domid = devid - 1; domid > h->xb_path && domid[-1] != '/'; domid--)
 		;
 	fe[0] = '\0';
-	if (str_append(fe, sizeof(fe), &len, "/local/domain/", 14) < 0 ||
+	if (str_append(fe, sizeof(fe), &len, HP_LIT("/local/domain/")) < 0 ||
 	    str_append(fe, sizeof(fe), &len, domid, (size_t)(devid - domid)) < 0 ||
-	    str_append(fe, sizeof(fe), &len, "/device/vif", 11) < 0 ||
+	    str_append(fe, sizeof(fe), &len, HP_LIT("/device/vif")) < 0 ||
 	    str_append(fe, sizeof(fe), &len, devid, strlen(devid)) < 0 ||
-	    str_append(fe, sizeof(fe), &len, "/mtu", 4) < 0)
+	    str_append(fe, sizeof(fe), &len, HP_LIT("/mtu")) < 0)
 		return;
 	hp_write_or_die(h, fe, mtu);
 }

@@ -10,6 +10,7 @@ struct vif {
 	struct nl_sock nl;
 	int up;                  /* online (add for tap) rather than offline */
 	int vif_type;            /* type_if=vif (tap calls are handed over) */
+	int index;               /* the vif's ifindex, once looked up */
 	char dev[NL_IFNAMSIZ];   /* $vif, or XENBUS_PATH/vifname */
 	char bridge[HP_PATH_MAX];
 	char ip[HP_MSG_MAX];     /* XENBUS_PATH/ip, else $ip */

@@ -204,3 +204,39 @@ scenario() {
 # has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
 has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
 
+
+# ---- for the vif scripts' tests ----------------------------------------
+
+# The links of a scenario: bridges with fixed MACs, vif1.0 (a veth: the
+# guest's end is guest1) with an address to be flushed.
+net_reset() {
+	local l
+	for l in $(ip -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
+		[ "$l" = lo ] || ip link del "$l" 2>/dev/null
+	done
+}
+add_bridge() {   # add_bridge NAME MAC [MTU]
+	ip link add "$1" address "$2" type bridge && ip link set "$1" mtu "${3:-1500}" up
+}
+add_vif() {   # add_vif NAME
+	ip link add "$1" address 00:16:3e:00:00:01 type veth peer name guest1 address 00:16:3e:00:00:02
+	ip addr add 192.0.2.9/24 dev "$1"
+	ip -6 addr add 2001:db8::9/64 dev "$1"
+}
+vif_xs_reset() {   # vif_xs_reset SCRIPT: the keys libxl has written before it runs SCRIPT
+	xs rm /local/domain 2>/dev/null
+	xs write /local/domain/1/vm /vm/00000000-0000-0000-0000-000000000001 \
+		/local/domain/1/device/vif/0/state 1 \
+		/local/domain/1/device/vif/0/backend /local/domain/0/backend/vif/1/0 \
+		backend/vif/1/0/frontend /local/domain/1/device/vif/0 \
+		backend/vif/1/0/frontend-id 1 backend/vif/1/0/online 1 \
+		backend/vif/1/0/state 2 backend/vif/1/0/mac 00:16:3e:00:00:01 \
+		backend/vif/1/0/script /etc/xen/scripts/"$1" \
+		backend/vif/1/0/hotplug-status ""
+}
+# links (flags, MAC, MTU, master), addresses and routes, indexes masked
+net_state() {
+	ip -o link show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
+	ip -o addr show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
+	ip route show table all
+}

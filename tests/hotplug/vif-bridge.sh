@@ -16,42 +16,13 @@ VIF_ENV=(script=/etc/xen/scripts/vif-bridge XENBUS_TYPE=vif
 	XENBUS_PATH=backend/vif/1/0 XENBUS_BASE_PATH=backend vif=vif1.0
 	netdev= type_if=vif)
 
-# The links of a scenario: bridges with fixed MACs, vif1.0 (a veth: the
-# guest's end is guest1) with an address to be flushed.
-net_reset() {
-	local l
-	for l in $(ip -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
-		[ "$l" = lo ] || ip link del "$l" 2>/dev/null
-	done
-}
-add_bridge() {   # add_bridge NAME MAC [MTU]
-	ip link add "$1" address "$2" type bridge && ip link set "$1" mtu "${3:-1500}" up
-}
-add_vif() {   # add_vif NAME
-	ip link add "$1" address 00:16:3e:00:00:01 type veth peer name guest1 address 00:16:3e:00:00:02
-	ip addr add 192.0.2.9/24 dev "$1"
-	ip -6 addr add 2001:db8::9/64 dev "$1"
-}
 HP_FAMILY=vif-bridge
-hp_reset() { net_reset; xs_reset; }
-xs_reset() {   # the keys libxl has written when it runs the script
-	xs rm /local/domain 2>/dev/null
-	xs write /local/domain/1/vm /vm/00000000-0000-0000-0000-000000000001 \
-		/local/domain/1/device/vif/0/state 1 \
-		/local/domain/1/device/vif/0/backend /local/domain/0/backend/vif/1/0 \
-		backend/vif/1/0/frontend /local/domain/1/device/vif/0 \
-		backend/vif/1/0/frontend-id 1 backend/vif/1/0/online 1 \
-		backend/vif/1/0/state 2 backend/vif/1/0/mac 00:16:3e:00:00:01 \
-		backend/vif/1/0/script /etc/xen/scripts/vif-bridge \
-		backend/vif/1/0/hotplug-status ""
-}
+hp_reset() { net_reset; vif_xs_reset vif-bridge; }
 # What a run leaves: rc, the tree, links, addresses, routes, syslog.
 state() {
 	echo "rc $RC"
 	grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' "$HP/xs/tree"
-	ip -o link show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
-	ip -o addr show | sed 's/^[0-9]*: //; s/ *\\ */ /g'
-	ip route show table all
+	net_state
 	hp_syslog
 }
 
@@ -146,7 +117,7 @@ has unknown-type-if "rc 1"
 # ---- forkless only -------------------------------------------------------
 
 # The ${VAR:?} messages: bash adds its line number; the exit status is 1.
-net_reset; xs_reset; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
+net_reset; vif_xs_reset vif-bridge; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
 expect "vif-bridge/no-XENBUS_PATH" 1 "" \
 	$'/etc/xen/scripts/vif-bridge: XENBUS_PATH: parameter null or not set\n' -- \
 	env -i vif=vif1.0 /etc/xen/scripts/vif-bridge online
@@ -165,7 +136,7 @@ mv /dev/log.off /dev/log
 # Hooks in vif-post.d: Debian's script runs them, so it runs instead, by
 # exec (the strace shows one process: forkless, then the script's bash
 # with its own children).
-net_reset; xs_reset; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
+net_reset; vif_xs_reset vif-bridge; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
 mkdir -p /etc/xen/scripts/vif-post.d
 printf 'xenstore_write "$XENBUS_PATH/hooked" yes\n' >/etc/xen/scripts/vif-post.d/10-test.hook
 chmod +x /etc/xen/scripts/vif-post.d/10-test.hook
@@ -179,13 +150,13 @@ check "vif-bridge/hook: exec'd, not forked" \
 check "vif-bridge/hook: same pid" 1 "$(grep -E 'execve\("/etc/xen/scripts/vif-bridge(.distrib)?"' "$HP/hook.strace" | cut -d' ' -f1 | sort -u | wc -l)"
 check "vif-bridge/hook: logged once" 1 "$(grep -c 'handing over to /etc/xen/scripts/vif-bridge.distrib: hooks in /etc/xen/scripts/vif-post.d' "$HP/syslog")"
 chmod -x /etc/xen/scripts/vif-post.d/10-test.hook
-net_reset; xs_reset; s_plain
+net_reset; vif_xs_reset vif-bridge; s_plain
 HP_STRACE=$HP/nohook.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
 check "vif-bridge/hook: a non-executable hook is not one" 1 "$(hp_procs "$HP/nohook.strace")"
 rm -r /etc/xen/scripts/vif-post.d
 
 # type_if=tap add: handed over; without the diverted script, an error.
-net_reset; xs_reset; s_plain
+net_reset; vif_xs_reset vif-bridge; s_plain
 ip link add vif1.0-emu type veth peer name guest1-emu
 hp_call "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge add
 check "vif-bridge/tap-add: handed over, as Debian's" "0 master xenbr0" \
