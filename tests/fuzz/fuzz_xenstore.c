@@ -1,0 +1,78 @@
+/* fuzz_xenstore.c - libFuzzer target for the xenstore reply checks
+ * (libcommon/xenstore.c): xs_decode over a reply as it arrives, in every
+ * split a read could make, and xs_encode of a request built from the
+ * input. The first 8 input bytes are the expected type and req_id.
+ * Invariants: a reply is accepted only whole, of the request's type (or
+ * XS_ERROR, then as a negative errno) and req_id, with its payload inside
+ * the input and as long as its header says; a prefix of an accepted reply
+ * is never accepted (-EAGAIN or an error); an encoded request decodes
+ * back to its own header and payload. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon.h"
+#include "xenstore.h"
+
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	const char *buf = (const char *)d + 8, *payload;
+	struct xs_header h;
+	uint32_t type, req_id, plen;
+	size_t len;
+	int ret;
+
+	if (n < 8)
+		return 0;
+	memcpy(&type, d, 4);
+	memcpy(&req_id, d + 4, 4);
+	len = n - 8;
+	ret = xs_decode(buf, len, type, req_id, &payload, &plen);
+	if (ret == 0 || (ret < 0 && ret != -EAGAIN && ret != -EIO)) {
+		/* whole, and the request's */
+		CHECK(len >= sizeof(h));
+		memcpy(&h, buf, sizeof(h));
+		CHECK(h.req_id == req_id && (h.type == type || h.type == XS_ERROR));
+		CHECK(plen == h.len && len == sizeof(h) + plen && plen <= XS_PAYLOAD_MAX);
+		CHECK(payload == buf + sizeof(h));
+		CHECK((ret == 0) == (h.type == type && type != XS_ERROR) ||
+		      (type == XS_ERROR && h.type == XS_ERROR));
+		for (size_t cut = 0; cut < len; cut += 1 + cut / 4) {
+			const char *p2;
+			uint32_t l2;
+			int r2 = xs_decode(buf, cut, type, req_id, &p2, &l2);
+
+			CHECK(r2 == -EAGAIN || r2 == -EIO);
+		}
+	}
+	if (ret == -EIO)
+		CHECK(len >= sizeof(h));
+	/* a request from the input: path = the bytes up to a NUL */
+	{
+		char path[XS_PAYLOAD_MAX + 1], msg[sizeof(h) + XS_PAYLOAD_MAX + 8];
+		size_t pl = strnlen(buf, len < XS_PAYLOAD_MAX ? len : XS_PAYLOAD_MAX);
+		struct xs_request rq = { type, req_id, path, NULL, 0 };
+		size_t m;
+
+		memcpy(path, buf, pl);
+		path[pl] = '\0';
+		if (pl < len) {
+			rq.value = buf + pl;
+			rq.value_len = len - pl;
+		}
+		m = xs_encode(msg, sizeof(msg), &rq, req_id);
+		if (m) {
+			memcpy(&h, msg, sizeof(h));
+			CHECK(m == sizeof(h) + h.len && h.type == type &&
+			      h.req_id == req_id && h.tx_id == req_id);
+			CHECK(h.len == pl + 1 + rq.value_len);
+			CHECK(memcmp(msg + sizeof(h), path, pl + 1) == 0);
+		} else {
+			CHECK(pl + 1 + rq.value_len > XS_PAYLOAD_MAX);
+		}
+	}
+	return 0;
+}
