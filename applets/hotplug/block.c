@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -75,12 +74,13 @@ static void major_minor(char out[24], dev_t rdev)
 	out[len] = '\0';
 }
 
+/* [[ "$devmm" == *",$d,"* ]]: devmm is ",A,B,...," */
 static int in_devmm(const struct block *b, const char *d)
 {
 	size_t n = strlen(d);
 
-	for (const char *p = strstr(b->devmm, d); p; p = strstr(p + 1, d))
-		if (p[-1] == ',' && p[n] == ',')
+	for (const char *p = b->devmm; *p; p++)
+		if (*p == ',' && strncmp(p + 1, d, n) == 0 && p[n + 1] == ',')
 			return 1;
 	return 0;
 }
@@ -334,7 +334,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 	    str_append(dev, sizeof(dev), &len, p, strlen(p)) < 0)
 		hp_fatal(h, p, " does not exist.");
 	if (lstat(dev, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if (!realpath(dev, real))
+		if (hp_realpath(dev, real, sizeof(real)) < 0)
 			hp_fatal(h, dev, " link does not exist.");
 		memcpy(dev, real, strlen(real) + 1);
 	}
@@ -392,7 +392,7 @@ static void file_add(struct block *b, const char *p, const char *mode)
 	const char *step, *st8;
 	int ret;
 
-	if (!realpath(p, file))
+	if (hp_realpath(p, file, sizeof(file)) < 0)
 		hp_fatal(h, p, " does not exist.");
 	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
 		hp_fatal(h, file, " does not exist.");

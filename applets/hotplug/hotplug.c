@@ -5,7 +5,7 @@
 //config:menu "Xen hotplug scripts (libxl's vif-bridge, vif-route, block)"
 //config:
 //config:config HOTPLUG_VIF_BRIDGE
-//config:	bool "vif-bridge: a vif on a bridge, by netlink (~KIB_VB KiB)"
+//config:	bool "vif-bridge: a vif on a bridge, by netlink (~2.2 KiB; ~13 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
@@ -13,17 +13,19 @@
 //config:	  MAC, address flush, MTU, enslave, hotplug-status. Hooks and
 //config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
-//config:	  client, locks, syslog, netlink: ~KIB_SHARED KiB).
+//config:	  client, locks, syslog, the fallback; netlink for the vif
+//config:	  scripts): ~10.5 KiB of the ~13 KiB one costs alone. All
+//config:	  three cost ~26 KiB (musl static, -Os, help texts on).
 //config:
 //config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~KIB_VR KiB)"
+//config:	bool "vif-route: a routed vif, by netlink (~2.2 KiB; ~13 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
 //config:	  address on the vif, proxy ARP, a route per guest address.
 //config:
 //config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~KIB_BL KiB)"
+//config:	bool "block: phy: and file: disks, loop devices (~10 KiB; ~16 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
@@ -41,6 +43,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,7 +171,11 @@ static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
 	if (h->log_fd == -2)
 		h->log_fd = open_log();
 	if (h->log_fd >= 0) {
-		syslog_time(stamp, time(NULL));
+		struct timespec now = { 0, 0 };
+
+		/* raw: musl's clock_gettime/time bring the vDSO lookup */
+		syscall(SYS_clock_gettime, (long)CLOCK_REALTIME, &now);
+		syslog_time(stamp, now.tv_sec);
 		/* logger's tag is the user name: hotplug scripts run as root */
 		str_append(line, sizeof(line), &len, pri, 4);
 		str_append(line, sizeof(line), &len, stamp, 15);
@@ -461,6 +468,27 @@ void hp_unlock(struct hotplug *h)
 	h->lock_fd = -1;
 }
 
+/* ---- paths --------------------------------------------------------------- */
+
+int hp_realpath(const char *path, char *out, size_t cap)
+{
+	char proc[32] = "/proc/self/fd/";
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	proc[14 + fmt_u64(proc + 14, (uint64_t)fd)] = '\0';
+	n = readlink(proc, out, cap - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= cap - 1)
+		return -ENAMETOOLONG;
+	out[n] = '\0';
+	return 0;
+}
+
 /* ---- the fallback -------------------------------------------------------- */
 
 _Noreturn void hp_fallback(struct hotplug *h, const char *why)
@@ -489,8 +517,9 @@ static int is_hook(int dirfd, const char *name, void *ctx)
 
 	(void)ctx;
 	/* call_hooks sources DIR/NAME.hook when executable ([ -x ]) */
+	/* raw: musl's faccessat carries an AT_EACCESS emulation (~0.5 KiB) */
 	return n > 5 && strcmp(name + n - 5, ".hook") == 0 &&
-	       faccessat(dirfd, name, X_OK, 0) == 0;
+	       syscall(SYS_faccessat, dirfd, name, X_OK) == 0;
 }
 
 int hp_have_hooks(const char *dir)

@@ -119,6 +119,11 @@ void hp_success(struct hotplug *h);
 void hp_lock(struct hotplug *h, const char *name);
 void hp_unlock(struct hotplug *h);
 
+/* readlink -f for a path that exists: the kernel's name for it, from
+ * an O_PATH open and /proc/self/fd (musl's realpath() mallocs through
+ * getcwd). 0 or -errno. */
+int hp_realpath(const char *path, char *out, size_t cap);
+
 /* Hand this call to Debian's script HP_SCRIPT_DIR/NAME.distrib (the
  * dpkg-divert target) by execve, with the same arguments and environment:
  * logged once at notice with why. When it cannot be executed: fatal. */
