@@ -87,19 +87,35 @@ hp_root() {
 	for i in $(seq 0 255); do mknod -m 660 "/dev/loop$i" b 7 "$i"; done
 	ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin
 	ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
-	mkdir /dev/pts /dev/shm
+	mkdir /dev/pts /dev/shm /dev/xen
+	mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts && ln -s pts/ptmx /dev/ptmx
 	python3 "$TOP/tests/hotplug/syslog-sink.py" /dev/log "$HP/syslog" &
 	HP_SYSLOG_PID=$!
-	python3 "$TOP/tests/hotplug/xenstored-standin.py" /var/run/xenstored/socket "$HP/xs" &
-	HP_XS_PID=$!
+	hp_xenstored
+
 	for i in $(seq 100); do
-		[ -e "$HP/xs/ready" ] && [ -e "$HP/syslog.ready" ] && break
+		[ -e "$HP/syslog.ready" ] && break
 		sleep 0.05
 	done
 	[ -e "$HP/xs/ready" ] && [ -e "$HP/syslog.ready" ] || return 1
 	ip link set lo up
 	sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 2>/dev/null
 	trap hp_cleanup EXIT
+}
+
+# hp_xenstored [ARGS]: (re)start the stand-in xenstored with ARGS
+# (--silent, --pty), an empty store.
+hp_xenstored() {
+	local i
+	[ -n "${HP_XS_PID:-}" ] && kill "$HP_XS_PID" 2>/dev/null && wait "$HP_XS_PID" 2>/dev/null
+	rm -f "$HP/xs/ready" "$HP/xs/pty"
+	python3 "$TOP/tests/hotplug/xenstored-standin.py" /var/run/xenstored/socket "$HP/xs" "$@" &
+	HP_XS_PID=$!
+	for i in $(seq 100); do
+		[ -e "$HP/xs/ready" ] && return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 hp_cleanup() {

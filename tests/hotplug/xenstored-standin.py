@@ -1,5 +1,5 @@
 # A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh):
-#   xenstored-standin.py SOCKET STATEDIR [--silent]
+#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty]
 # Serves the xs_wire.h protocol on the unix socket SOCKET, where
 # libxenstore (Debian's xenstore-read...) and forkless both connect, to
 # any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
@@ -10,11 +10,13 @@
 # after each change; STATEDIR/log: one line per request (conn TYPE tx
 # PATH [VALUE]), for the tests to count connections and requests;
 # STATEDIR/ready once the socket listens. --silent: read requests, never
-# answer (a hung xenstored).
-import os, selectors, socket, struct, sys
+# answer (a hung xenstored). --pty: also serve a raw pty, as the kernel's
+# /dev/xen/xenbus would (one stream); its slave's path in STATEDIR/pty.
+import os, selectors, socket, struct, sys, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
 silent = '--silent' in sys.argv[3:]
+use_pty = '--pty' in sys.argv[3:]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM'}
 tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
@@ -108,11 +110,31 @@ except FileNotFoundError:
 srv.bind(sock_path)
 srv.listen(64)
 save()
-open(os.path.join(statedir, 'ready'), 'w').close()
 sel = selectors.DefaultSelector()
 sel.register(srv, selectors.EVENT_READ)
 bufs, ids = {}, {}
 nconn = 0
+
+class Pty:   # the master side of a pty, as a socket-like stream
+    def __init__(self):
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.name = os.ttyname(slave)
+    def fileno(self):
+        return self.master
+    def recv(self, n):
+        return os.read(self.master, n)
+    def sendall(self, data):
+        os.write(self.master, data)
+if use_pty:
+    p = Pty()
+    nconn += 1
+    ids[p] = nconn
+    bufs[p] = b''
+    sel.register(p, selectors.EVENT_READ)
+    with open(os.path.join(statedir, 'pty'), 'w') as f:
+        f.write(p.name)
+open(os.path.join(statedir, 'ready'), 'w').close()
 while True:
     for key, _ in sel.select():
         s = key.fileobj

@@ -1,0 +1,58 @@
+#!/bin/bash
+# tests/hotplug/xenstore.sh - the hotplug applets' xenstore connection:
+# through the kernel's device when xenstored's socket is absent (a raw pty
+# standing in for /dev/xen/xenbus), no xenstore at all, and a xenstored
+# that never answers (reported within the call's 30 s budget, before
+# libxl's 40 s kill).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-hotplug.sh"
+hp_prepare xenstore || exit 0
+hp_enter "$@"
+hp_root || { fail hotplug-xenstore/setup "cannot build the test dom0"; exit 0; }
+
+HP_FAMILY=vif-bridge
+VIF_ENV=(XENBUS_PATH=backend/vif/1/0 vif=vif1.0 type_if=vif)
+setup() { net_reset; vif_xs_reset vif-bridge; add_bridge xenbr0 02:00:00:00:00:10; add_vif vif1.0; xs write backend/vif/1/0/bridge xenbr0; }
+hp_use forkless vif-bridge
+
+# /dev/xen/xenbus: the socket gone, the device answers (one stream)
+setup
+hp_xenstored --pty
+vif_xs_reset vif-bridge
+xs write backend/vif/1/0/bridge xenbr0
+rm /var/run/xenstored/socket
+ln -sf "$(cat "$HP/xs/pty")" /dev/xen/xenbus
+HP_STRACE=$HP/dev.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "hotplug-xenstore/xenbus-device: status" 0 "$RC"
+check "hotplug-xenstore/xenbus-device: connected" "/local/domain/0/backend/vif/1/0/hotplug-status=connected" \
+	"$(grep hotplug-status "$HP/xs/tree")"
+check "hotplug-xenstore/xenbus-device: socket tried first, as libxenstore" \
+	'connect(3, {sa_family=AF_UNIX, sun_path="/var/run/xenstored/socket"}, 110) = -1 ENOENT (No such file or directory)' \
+	"$(grep -o 'connect([0-9]*, {sa_family=AF_UNIX, sun_path="/var/run/xenstored/socket"}.*' "$HP/dev.strace" | sed 's/^connect([0-9]*/connect(3/')"
+check "hotplug-xenstore/xenbus-device: opened" 1 "$(grep -c 'openat(AT_FDCWD, "/dev/xen/xenbus", O_RDWR|.*) = [0-9]' "$HP/dev.strace")"
+
+# no xenstore at all
+rm /dev/xen/xenbus
+: >"$HP/syslog"
+hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "hotplug-xenstore/none: status" 1 "$RC"
+check "hotplug-xenstore/none: logged" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /dev/xen/xenbus: cannot read backend/vif/1/0/vifname: No such device" \
+	"$(hp_syslog | grep '<27>')"
+
+# a xenstored that never answers
+hp_xenstored
+setup
+hp_xenstored --silent
+: >"$HP/syslog"
+start=$(date +%s)
+hp_call "${VIF_ENV[@]}" -- vif-bridge online
+took=$(( $(date +%s) - start ))
+check "hotplug-xenstore/hung: status" 1 "$RC"
+check "hotplug-xenstore/hung: reported" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/vifname: Operation timed out" \
+	"$(hp_syslog | grep '<27>')"
+if [ "$took" -ge 29 ] && [ "$took" -le 35 ]; then
+	pass "hotplug-xenstore/hung: within the 30 s budget (${took} s)"
+else
+	fail "hotplug-xenstore/hung: within the 30 s budget" "took ${took} s"
+fi
+exit 0
