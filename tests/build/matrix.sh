@@ -42,7 +42,7 @@ if built_ok allno "allnoconfig (multiplexer only)"; then
 	check "allnoconfig/any other name: applet not found, 127" "127 forkless: applet not found: xl" "$RC ${ERR%$'\n'}"
 fi
 
-for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c); do
+for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
 	name=${sym#*:} sym=${sym%%:*}
 	configure "one-$name" --allnoconfig &&
 		sed -i "s/^# CONFIG_$sym is not set\$/CONFIG_$sym=y/" "$mb/one-$name/.config" &&
