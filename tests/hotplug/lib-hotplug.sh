@@ -152,6 +152,8 @@ hp_call() {
 	shift
 	local script=/etc/xen/scripts/$1
 	shift
+	# (a sanitized build's options pass: tests/asan/suite.sh)
+	[ -n "${ASAN_OPTIONS:-}" ] && env+=("ASAN_OPTIONS=$ASAN_OPTIONS" "UBSAN_OPTIONS=${UBSAN_OPTIONS:-}")
 	run_capture env -C / -i PATH="$HP_PATH" \
 		LD_LIBRARY_PATH="$XS_ROOT/usr/lib/x86_64-linux-gnu" "${env[@]}" \
 		${HP_STRACE:+strace -s 256 -f -o "$HP_STRACE"} "$script" "$@" </dev/null
