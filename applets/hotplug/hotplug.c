@@ -258,13 +258,29 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 	return ret < 0 ? ret : hp_read_path(h, path, out, cap);
 }
 
+/* A value longer than the call can hold is not a missing key: an error
+ * naming it, never a default or a cut value. */
+static void too_long(struct hotplug *h, const char *key, long ret, size_t cap)
+{
+	char path[HP_PATH_MAX], num[24];
+
+	if (ret != -E2BIG)
+		return;
+	hp_path(h, path, key);
+	num[fmt_u64(num, cap - 1)] = '\0';
+	hp_fatal(h, "xenstore value of ", path, " is longer than ", num,
+		 " bytes");
+}
+
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 			    size_t cap, const char *def)
 {
+	long ret = hp_read(h, key, out, cap);
 	size_t n;
 
-	if (hp_read(h, key, out, cap) >= 0)
+	if (ret >= 0)
 		return out;
+	too_long(h, key, ret, cap);
 	if (!def)
 		return NULL;
 	n = strlen(def);
@@ -279,8 +295,10 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 			     size_t cap)
 {
 	char path[HP_PATH_MAX];
+	long ret = hp_read(h, key, out, cap);
 
-	if (hp_read(h, key, out, cap) <= 0) {
+	too_long(h, key, ret, cap);
+	if (ret <= 0) {
 		char msg[HP_PATH_MAX + 32];
 		size_t len = 0;
 

@@ -72,7 +72,9 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
  * /local/domain/0). */
 long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap);
 /* xenstore_read_default: out holds the value, or def (cut to cap) when
- * the key is missing; returns out, or NULL for a missing key and no def. */
+ * the key is missing; returns out, or NULL for a missing key and no def.
+ * A value that does not fit cap is fatal ("xenstore value of PATH is
+ * longer than N bytes"), here and in hp_read_required. */
 const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 			    size_t cap, const char *def);
 /* V=$(xenstore_read K): the value; missing or empty -> what the script

@@ -236,6 +236,13 @@ info "block add with 41 disks known: $(grep -vc CONNECT "$HP/xs/log") xenstore r
 check "block/walk of 41 disks: status" "0 connected" "$RC $(xs read $BE/hotplug-status)"
 check "block/walk of 41 disks: processes" 1 "$(hp_procs "$HP/walk.strace")"
 
+# A value longer than forkless holds is an error naming it, not a
+# default or a cut value (Debian's script reads any length).
+hp_reset; xs write $BE/mode "$(printf 'w%.0s' $(seq 100))"
+hp_call "${BLK_ENV[@]}" -- block add
+check "block/too-long-value" "1 error xenstore value of $BE/mode is longer than 63 bytes" \
+	"$RC $(xs read $BE/hotplug-status) $(xs read $BE/hotplug-error)"
+
 # Hooks in a block-*.d directory: the diverted script runs instead.
 hp_reset; : >"$HP/syslog"
 mkdir -p /etc/xen/scripts/block-test.d
