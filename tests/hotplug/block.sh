@@ -235,6 +235,11 @@ check "block/walk of 41 disks: connections" 1 "$(grep -c CONNECT "$HP/xs/log")"
 info "block add with 41 disks known: $(grep -vc CONNECT "$HP/xs/log") xenstore requests, 1 process"
 check "block/walk of 41 disks: status" "0 connected" "$RC $(xs read $BE/hotplug-status)"
 check "block/walk of 41 disks: processes" 1 "$(hp_procs "$HP/walk.strace")"
+xs rm $BE/physical-device; xs write $BE/hotplug-status ""
+hp_use debian block
+HP_STRACE=$HP/walk-debian.strace hp_call "${BLK_ENV[@]}" -- block add
+info "Debian's block add with 41 disks known: $(hp_procs "$HP/walk-debian.strace") processes (status $RC, $(xs read $BE/hotplug-status))"
+hp_use forkless block
 
 # A value longer than forkless holds is an error naming it, not a
 # default or a cut value (Debian's script reads any length).
