@@ -302,17 +302,12 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 		char msg[HP_PATH_MAX + 32];
 		size_t len = 0;
 
-		/* V=$(xenstore_read K): fatal exits the $(...) subshell, the
-		 * assignment fails at the top level and the ERR trap runs
-		 * fatal again: two messages, the second one stays. */
 		hp_path(h, path, key);
 		msg[0] = '\0';
 		str_append(msg, sizeof(msg), &len, HP_LIT("xenstore-read "));
 		str_append(msg, sizeof(msg), &len, path, strlen(path));
 		str_append(msg, sizeof(msg), &len, HP_LIT(" failed."));
-		hp_write(h, "hotplug-error", msg, "hotplug-status", "error");
-		hp_log(h, HP_ERR, msg);
-		hp_fatal(h, h->script, " failed; error detected.");
+		hp_fatal_subshell(h, msg);
 	}
 	return out;
 }
@@ -411,6 +406,16 @@ _Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...)
 	join(msg, sizeof(msg), 0, first, ap);
 	va_end(ap);
 	fail_status(h, "error", msg);
+}
+
+_Noreturn void hp_fatal_subshell(struct hotplug *h, const char *msg)
+{
+	/* fatal exits the $(...) subshell; the assignment then fails at the
+	 * top level and the ERR trap runs fatal again: both messages are
+	 * written and logged, the second one stays */
+	hp_write(h, "hotplug-error", msg, "hotplug-status", "error");
+	hp_log(h, HP_ERR, msg);
+	hp_fatal(h, h->script, " failed; error detected.");
 }
 
 _Noreturn void hp_busy(struct hotplug *h, const char *msg)

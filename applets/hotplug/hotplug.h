@@ -101,6 +101,9 @@ void hp_write_or_die_list(struct hotplug *h, int log, const char *key, ...);
  * logged at err, exit 1. */
 _Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...);
 #define hp_fatal(h, ...) hp_fatal_list(h, __VA_ARGS__, STR_LIST_END)
+/* V=$(F) at the script's top level where F calls fatal MSG: MSG, then
+ * the ERR trap's "$0 failed; error detected." (both written, logged). */
+_Noreturn void hp_fatal_subshell(struct hotplug *h, const char *msg);
 /* ebusy: the same with hotplug-status = busy. */
 _Noreturn void hp_busy(struct hotplug *h, const char *msg);
 /* The scripts' ERR trap (sigerr): fatal "$0 failed; error detected.",

@@ -148,9 +148,7 @@ static void dom0_ip(struct vif *v, unsigned char ip[4])
 			   "parameter to "));
 		str_append(msg, sizeof(msg), &len, h->script, strlen(h->script));
 		str_append(msg, sizeof(msg), &len, HP_LIT("."));
-		hp_write(h, "hotplug-error", msg, "hotplug-status", "error");
-		hp_log(h, HP_ERR, msg);
-		hp_fatal(h, h->script, " failed; error detected.");
+		hp_fatal_subshell(h, msg);   /* main_ip=$(dom0_ip) */
 	}
 	memcpy(ip, fp.addr, 4);
 }
