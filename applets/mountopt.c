@@ -456,7 +456,7 @@ static int parse_one(struct mopt_ctx *ctx, const char *opt, size_t len)
 		if (i & 1)
 			ctx->flags &= ~flag;
 		else
-			ctx->flags = (ctx->flags & ~(flag & atime_bits ?
+			ctx->flags = (ctx->flags & ~((flag & atime_bits) ?
 				      atime_bits : 0ul)) | flag;
 		return 0;
 	}
