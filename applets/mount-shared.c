@@ -453,8 +453,10 @@ static void put_kind_names(struct outbuf *ob, unsigned kinds)
 	static const uint8_t order[] = {
 		SHARE_9P_VIRTIO, SHARE_VIRTIOFS, SHARE_9P_XEN, SHARE_VBOXSF
 	};
-	unsigned left = (unsigned)__builtin_popcount(kinds);
+	unsigned left = 0;
 
+	for (unsigned k = kinds; k; k &= k - 1)
+		left++;
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		if (!(kinds & KIND(order[i])))
 			continue;
