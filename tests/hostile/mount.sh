@@ -10,13 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/mount/lib-mount.sh"
 
-# TODO after the merge: need_applet NAME (tests/lib.sh) instead.
-for a in mount.vboxsf mount.9p mount.virtiofs mount-shared; do
-	if ! "$FORKLESS" --list | grep -qx "$a"; then
-		fail hostile/mount "$a is not built into $FORKLESS"
-		exit 0
-	fi
-done
+mount_applets hostile/mount mount.vboxsf mount.9p mount.virtiofs mount-shared || exit 0
 T=$(scratch hostile-mount)
 trap 'rm -rf "$T"' EXIT
 for a in mount.vboxsf mount.9p mount.virtiofs mount-shared; do
