@@ -1,4 +1,4 @@
-// sources: applets/cgroup-resolve.c
+// sources: applets/cgroup-resolve.c applets/cgroup-index.c
 /* Unit tests of cgroup-resolve's pure parts: id parsing, mountinfo lines,
  * the visibility rule for readlink results, the index and its diff. */
 #include <errno.h>
