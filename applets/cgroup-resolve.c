@@ -1011,62 +1011,59 @@ static _Noreturn void usage_error(const char *first, const char *second)
 
 int cgroup_resolve_main(int argc, char **argv)
 {
-	static const char spec[] = "plwrm:i:";
-	enum { P = 1, L = 2, W = 4, R = 8 };   /* bit n: letter n of spec */
 	struct cgr cgr, *c = &cgr;
 	struct optscan os;
 	const char *mount_dir = NULL, *interval = NULL;
 	uint64_t interval_ms = 1000;
-	unsigned opts = 0;
-	int walk_only = 0, opt;
+	int paths = 0, list = 0, watching = 0, walk_only = 0, opt;
 
 	memset(c, 0, offsetof(struct cgr, out));
-	optscan_init(&os, argc, argv, spec);
+	optscan_init(&os, argc, argv, "plwrm:i:");
 	while ((opt = optscan_next(&os)) != -1) {
 		const char *word = argv[os.index - 1];   /* for errors */
 
-		if (opt == ':')
+		switch (opt) {
+		case 'p': paths = 1; break;
+		case 'l': list = 1; break;
+		case 'w': watching = 1; break;
+		case 'r': c->relative = 1; break;
+		case 'm': mount_dir = os.value; break;
+		case 'i': interval = os.value; break;
+		case ':':
 			usage_error(word, ": missing value");
-		if (opt == '?') {   /* perhaps --walk, the one long option */
+		default:   /* '?': perhaps --walk, the one long option */
 			if (strcmp(word, "--walk") != 0)
 				usage_error(word, ": unknown option");
 			walk_only = 1;
-			continue;
 		}
-		opts |= 1u << (strchr(spec, opt) - spec);
-		if (opt == 'm')
-			mount_dir = os.value;
-		if (opt == 'i')
-			interval = os.value;
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
 					&interval_ms) < 0 ||
 			 interval_ms == 0 || interval_ms > INT_MAX))
 		usage_error(interval, ": -i wants milliseconds > 0");
-	if ((opts & P) && (opts & (L | W)))
+	if (paths && (list || watching))
 		usage_error("-p", " does not go with -l or -w");
-	if (interval && !(opts & W))
+	if (interval && !watching)
 		usage_error("-i", " goes with -w");
-	if ((opts & (L | W)) && os.noperands > 0)
+	if ((list || watching) && os.noperands > 0)
 		usage_error(os.operands[0], ": -l and -w take no operand");
-	if (!(opts & (L | W)) && os.noperands == 0)
-		usage_error("missing ", opts & P ? "PATH" : "ID");
-	for (int i = 0; !(opts & P) && os.noperands > 1 && i < os.noperands;
+	if (!list && !watching && os.noperands == 0)
+		usage_error("missing ", paths ? "PATH" : "ID");
+	for (int i = 0; !paths && os.noperands > 1 && i < os.noperands;
 	     i++)
 		if (strcmp(os.operands[i], "-") == 0)
 			usage_error("-", ": stdin goes alone");
 
-	c->relative = opts & R;
 	c->mount_fd = c->proc_fd = -1;
 	outbuf_init(&c->out, 1);
 	/* -p: PATHs below the mount with -r, on it with -m */
-	if (!(opts & P) || c->relative || mount_dir)
+	if (!paths || c->relative || mount_dir)
 		find_mount(c, mount_dir);
-	if (opts & P) {
+	if (paths) {
 		resolve_paths(c, os.operands, os.noperands);
-	} else if (opts & W) {
-		c->status = watch(c, opts & L, (int)interval_ms);
-	} else if (opts & L) {
+	} else if (watching) {
+		c->status = watch(c, list, (int)interval_ms);
+	} else if (list) {
 		walk(c, &c->ix);
 		list_index(c, 0);
 	} else {
