@@ -82,6 +82,7 @@
 #define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
+#define SHOWN_MAX 256                 /* an input in a message, "..." cut */
 /* Where to look without /proc/self/mountinfo, in order: a list of
  * strings rather than a table of pointers (which would need relocating). */
 #define FALLBACK_MOUNTS "/sys/fs/cgroup\0/sys/fs/cgroup/unified\0"
@@ -256,15 +257,14 @@ static void out_line(struct cgr *c, char sign, uint64_t id, const char *rel,
 }
 
 /* A message on stderr after what stdout already holds, so a terminal
- * shows them in order. The input that caused it is escaped. */
+ * shows them in order. The input that caused it is escaped, and a long
+ * one cut with "...". */
 static void complain(struct cgr *c, const char *what, size_t len,
 		     const char *msg)
 {
-	char shown[4 * 256 + 4];
+	char shown[SHOWN_MAX];
 
-	if (len > 256)
-		len = 256;
-	escape_octal(shown, sizeof(shown), what, len, 0);
+	shown_input(shown, sizeof(shown), what, len);
 	outbuf_flush(&c->out);
 	warn_msg(shown, ": ", msg);
 	c->status = EXIT_UNRESOLVED;
