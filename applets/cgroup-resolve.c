@@ -65,6 +65,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -194,6 +195,8 @@ struct cgr {
 	size_t prefix_len;            /* (just "/" when mounted there) */
 	long long walked_at;          /* CLOCK_MONOTONIC ns of the last walk,
 					 0 before the first */
+	unsigned walk_fds;            /* fds the walk may hold, 0: not yet
+					 known (walk_window()) */
 	char *walk_buf;
 	struct cgr_index ix;
 	struct cgr_index spare;       /* -w: the next rescan's */
@@ -314,9 +317,10 @@ static void line_reader_init(struct line_reader *lr, int fd)
 }
 
 /* The next line, without its newline: 1, or 2 for the start of a line
- * longer than the buffer (the rest is skipped), 0 at the end, -errno.
- * With flush, what flush holds is written before a read that would
- * block -- never per line. */
+ * longer than the buffer (the rest is skipped), 0 at the end, -errno:
+ * -EAGAIN on a non-blocking fd with nothing to read yet (call again when
+ * poll says so; nothing is lost). With flush, what flush holds is written
+ * before a read that would block -- never per line. */
 static int next_line(struct line_reader *lr, char **line, size_t *len,
 		     struct outbuf *flush)
 {
@@ -377,25 +381,39 @@ static int open_cgroup2(int dirfd, const char *path, int flags)
 	return fd;
 }
 
-/* The first cgroup2 mount with root "/" in /proc/self/mountinfo. */
+/* An error that says not "no cgroup2 here" but "cannot look": out of
+ * fds or memory. Where the mount is looked for, it is reported (naming
+ * what could not be opened), never taken for a missing mount. */
+static void die_if_cannot_look(const char *what, int err)
+{
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+		die_err(what, err);
+}
+
+/* The first cgroup2 mount with root "/" in /proc/self/mountinfo: its fd,
+ * or -1 (no such mount, or no /proc). */
 static int mount_from_mountinfo(char *dir, size_t cap)
 {
-	int fd = openat(AT_FDCWD, "/proc/self/mountinfo",
-			O_RDONLY | O_CLOEXEC);
+	static const char mountinfo[] = "/proc/self/mountinfo";
+	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
 	struct line_reader reader, *lr = &reader;
 	char *line;
 	size_t len;
 	int found = -1;
 
-	if (fd < 0)
+	if (fd < 0) {
+		die_if_cannot_look(mountinfo, -errno);
 		return -1;
+	}
 	line_reader_init(lr, fd);
 	/* A cut line (2) is harmless: the type follows the mount point. */
 	while (found < 0 && next_line(lr, &line, &len, NULL) > 0)
-		if (cgr_mountinfo_cgroup2(line, len, dir, cap))
+		if (cgr_mountinfo_cgroup2(line, len, dir, cap)) {
 			found = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
+			die_if_cannot_look(dir, found);
+		}
 	close(fd);
-	return found;
+	return found < 0 ? -1 : found;
 }
 
 /* readlink of /proc/self/fd/FD into c->path, NUL-terminated: the
@@ -455,8 +473,10 @@ static void find_mount(struct cgr *c, const char *dir)
 		c->mount_fd = mount_from_mountinfo(found, sizeof(found));
 		dir = found;
 		for (const char *f = FALLBACK_MOUNTS; c->mount_fd < 0 && *f;
-		     f += strlen(f) + 1)
+		     f += strlen(f) + 1) {
 			c->mount_fd = open_cgroup2(AT_FDCWD, dir = f, O_RDONLY);
+			die_if_cannot_look(f, c->mount_fd);
+		}
 		if (c->mount_fd < 0)
 			die_msg(EXIT_UNRESOLVED, "no cgroup2 mount found "
 				"(use -m DIR)");
@@ -529,6 +549,9 @@ static int probe_handles(struct cgr *c)
 	return 1;
 }
 
+static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
+			   size_t *len);
+
 /* Handle mode: 1 found (the path below the mount at *rel, *len), 0 not a
  * cgroup visible through the mount, -errno on a system error. The three
  * syscalls per id: open_by_handle_at, readlinkat, close. */
@@ -545,6 +568,10 @@ static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 		       errno == ENOTDIR || errno == EINVAL ? 0 : -errno;
 	n = fd_path(c, fd);
 	close(fd);
+	/* /proc's readlink stops at a page: a deeper cgroup is found, with
+	 * the same answer, as the walk finds it. */
+	if (n == -ENAMETOOLONG)
+		return resolve_by_walk(c, id, rel, len);
 	if (n < 0)
 		return (int)n;
 	below = cgr_path_below(c->path, (size_t)n, c->prefix, c->prefix_len);
@@ -604,9 +631,30 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 	}
 }
 
+/* How many directory fds the walk may hold: WALK_FDS, or fewer where
+ * RLIMIT_NOFILE would not leave room for them above the lowest free fd
+ * (the walk opens one more before it closes the shallowest). At least 2:
+ * below that the walk's opens fail, and say so. */
+static unsigned walk_window(void)
+{
+	struct { uint64_t cur, max; } rl;
+	/* Raw: musl's fcntl and getrlimit bring in cases never used here. */
+	long low = syscall(SYS_fcntl, 0L, (long)F_DUPFD_CLOEXEC, 0L);
+	uint64_t room;
+
+	if (low < 0)
+		return 2;
+	close((int)low);
+	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0)
+		return WALK_FDS;
+	room = rl.cur > (uint64_t)low + 1 ? rl.cur - (uint64_t)low - 1 : 0;
+	return room < 2 ? 2 : room > WALK_FDS ? WALK_FDS : (unsigned)room;
+}
+
 /* List the tree below the mount into ix (which holds just the root,
- * named "."), pre-order, without recursion. The fds of the last WALK_FDS
- * levels down the current branch stay open; deeper, the shallowest is
+ * named "."), pre-order, without recursion. The fds of the last
+ * c->walk_fds (<= WALK_FDS) levels down the current branch stay open;
+ * deeper, the shallowest is
  * closed, and reopened as ".." of its child on the way back up (which
  * works in a removed directory too). So any depth is walked: ~4 syscalls
  * per cgroup, 2 more per level past the window. Entries that vanish
@@ -614,30 +662,31 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
  * the fds are left open then. */
 static int walk_tree(struct cgr *c, struct cgr_index *ix)
 {
-	/* Level d's fd at [d % WALK_FDS], or -1 once closed (every level
-	 * up to depth was entered, so its slot is set); the root is level
-	 * 0, opened from the mount at level -1. */
+	/* Level d's fd at [d % w], or -1 once closed (every level up to
+	 * depth was entered, so its slot is set); the root is level 0,
+	 * opened from the mount at level -1. */
 	int fds[WALK_FDS], fd, ret;
+	unsigned w = c->walk_fds;
 	unsigned depth = UINT_MAX;
 	uint32_t node = CGR_NONE, next;
 
-	fds[WALK_FDS - 1] = c->mount_fd;
+	fds[w - 1] = c->mount_fd;
 	for (uint32_t k = 0;; k = next) {
 		/* Up to k's parent (after the last node: to the root). */
 		while (node != (k == CGR_NONE ? 0 : ix->nodes[k].parent)) {
-			int *up = &fds[(depth - 1) % WALK_FDS];
+			int *up = &fds[(depth - 1) % w];
 
-			fd = fds[depth % WALK_FDS];
+			fd = fds[depth % w];
 			if (*up < 0 && (*up = openat(fd, "..", O_RDONLY |
 						     O_DIRECTORY | O_CLOEXEC)) < 0)
 				return -errno;
 			close(fd);
-			fds[depth-- % WALK_FDS] = -1;
+			fds[depth-- % w] = -1;
 			node = ix->nodes[node].parent;
 		}
 		if (k == CGR_NONE)
 			break;
-		fd = openat(fds[depth % WALK_FDS],
+		fd = openat(fds[depth % w],
 			    ix->names + ix->nodes[k].name_off,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
@@ -650,10 +699,10 @@ static int walk_tree(struct cgr *c, struct cgr_index *ix)
 				return -errno;      /* its children not */
 			continue;
 		}
-		/* Down into k: out of the window goes depth - WALK_FDS. */
-		if (++depth >= WALK_FDS)
-			close(fds[depth % WALK_FDS]);
-		fds[depth % WALK_FDS] = fd;
+		/* Down into k: out of the window goes depth - w. */
+		if (++depth >= w)
+			close(fds[depth % w]);
+		fds[depth % w] = fd;
 		node = k;
 		ret = list_dir(ix, fd, node, c->walk_buf);
 		if (ret < 0)
@@ -671,6 +720,8 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 
 	if (!c->walk_buf)
 		c->walk_buf = cgr_map_grow(NULL, 0, WALK_BUF_SIZE);
+	if (!c->walk_fds)
+		c->walk_fds = walk_window();
 	cgr_index_clear(ix);
 	if (c->walk_buf &&
 	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, ".", 1) != CGR_NONE &&
@@ -739,6 +790,17 @@ static int blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r';
 }
 
+/* A parent may hand over a non-blocking pipe: wait for it as a blocking
+ * read would, output flushed first (a coprocess is waiting for it). */
+static void wait_readable(struct cgr *c, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	outbuf_flush(&c->out);
+	if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		die_err("stdin", -errno);
+}
+
 static void resolve_stdin(struct cgr *c)
 {
 	struct line_reader reader, *lr = &reader;
@@ -747,7 +809,15 @@ static void resolve_stdin(struct cgr *c)
 	int ret;
 
 	line_reader_init(lr, 0);
-	while ((ret = next_line(lr, &line, &len, &c->out)) > 0) {
+	/* Until the end, or until stdout fails (the final flush says why). */
+	while ((ret = next_line(lr, &line, &len, &c->out)) != 0 &&
+	       !c->out.error) {
+		if (ret == -EAGAIN) {
+			wait_readable(c, 0);
+			continue;
+		}
+		if (ret < 0)
+			die_err("stdin", ret);
 		while (len > 0 && blank(line[0])) {
 			line++;
 			len--;
@@ -759,8 +829,43 @@ static void resolve_stdin(struct cgr *c)
 		else if (len > 0)
 			answer(c, line, len, 1);
 	}
-	if (ret < 0)
-		die_err("stdin", ret);
+}
+
+/* A -r PATH as /proc/PID/cgroup shows it, made relative to the mount:
+ * empty and "." components dropped, ".." taken lexically (cgroupfs has
+ * no symlinks), into buf ("." for the root). 0, -EXDEV for a ".." above
+ * the root (out of the chosen directory or mount), -ENAMETOOLONG. */
+static int below_root(const char *p, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	while (*p) {
+		const char *end = p;
+		size_t n;
+
+		while (*end && *end != '/')
+			end++;
+		n = (size_t)(end - p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (len == 0)
+				return -EXDEV;
+			while (len > 0 && buf[--len] != '/')
+				;
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			if (len + 1 + n + 1 > cap)
+				return -ENAMETOOLONG;
+			if (len > 0)
+				buf[len++] = '/';
+			memcpy(buf + len, p, n);
+			len += n;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (len == 0)
+		buf[len++] = '.';
+	buf[len] = '\0';
+	return 0;
 }
 
 /* -p: with -m (or -r), a PATH must be on that very mount; else on any
@@ -768,26 +873,26 @@ static void resolve_stdin(struct cgr *c)
 static void resolve_paths(struct cgr *c, char **paths, int n)
 {
 	static const char not_on[] = "not on the cgroup2 mount ";
-	int on_mount;
+	int on_mount = c->mount_id;
 	uint64_t id;
 
 	for (int i = 0; i < n; i++) {
 		const char *p = paths[i];
-		int dirfd = AT_FDCWD, fd, ret;
+		int dirfd = AT_FDCWD, fd, ret = 0;
 
 		if (c->relative) {   /* as in /proc/PID/cgroup */
 			dirfd = c->mount_fd;
-			while (*p == '/')
-				p++;
-			if (!*p)
-				p = ".";
+			ret = below_root(p, c->path, sizeof(c->path));
+			p = c->path;
 		}
-		fd = ret = open_cgroup2(dirfd, p, O_PATH);
+		/* -EXDEV from below_root: out of the mount, said so below */
+		fd = ret = ret < 0 ? ret : open_cgroup2(dirfd, p, O_PATH);
 		if (fd >= 0) {
 			ret = id_at_mount(fd, "", AT_EMPTY_PATH, &id, &on_mount);
 			close(fd);
 		}
-		if (ret >= 0 && c->mount_fd >= 0 && on_mount != c->mount_id) {
+		if ((ret >= 0 && c->mount_fd >= 0 && on_mount != c->mount_id) ||
+		    (ret == -EXDEV && c->relative)) {
 			/* "...mount DIR", DIR escaped as paths are */
 			memcpy(c->path, not_on, sizeof(not_on) - 1);
 			escape_octal(c->path + sizeof(not_on) - 1,
@@ -1004,6 +1109,20 @@ static int watch(struct cgr *c, int list, int interval_ms)
 
 /* ---- main -------------------------------------------------------------- */
 
+/* fds 0-2 closed by the parent would be taken by the first opens (the
+ * mount read as "stdin"): each closed one is held by an O_PATH fd of "/",
+ * on which read and write fail with EBADF, as on the closed fd. */
+static void hold_std_fds(void)
+{
+	struct pollfd pfd[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };
+
+	if (poll(pfd, 3, 0) <= 0)
+		return;
+	for (int fd = 0; fd < 3; fd++)   /* each open takes the lowest */
+		if (pfd[fd].revents & POLLNVAL)
+			openat(AT_FDCWD, "/", O_PATH | O_CLOEXEC);
+}
+
 static _Noreturn void usage_error(const char *first, const char *second)
 {
 	die_msg(EXIT_USAGE, first, second, " (see --help)");
@@ -1017,6 +1136,7 @@ int cgroup_resolve_main(int argc, char **argv)
 	uint64_t interval_ms = 1000;
 	int paths = 0, list = 0, watching = 0, walk_only = 0, opt;
 
+	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
 	optscan_init(&os, argc, argv, "plwrm:i:");
 	while ((opt = optscan_next(&os)) != -1) {
