@@ -632,23 +632,46 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 }
 
 /* How many directory fds the walk may hold: WALK_FDS, or fewer where
- * RLIMIT_NOFILE would not leave room for them above the lowest free fd
- * (the walk opens one more before it closes the shallowest). At least 2:
- * below that the walk's opens fail, and say so. */
-static unsigned walk_window(void)
+ * RLIMIT_NOFILE leaves less room (the walk opens one more before it
+ * closes the shallowest). The fds in use are counted in /proc/self/fd
+ * (a parent may leave some open anywhere), else taken to be those below
+ * the lowest free one. At least 2: below that the walk's opens fail with
+ * EMFILE, and say so. */
+static unsigned walk_window(struct cgr *c)
 {
 	struct { uint64_t cur, max; } rl;
-	/* Raw: musl's fcntl and getrlimit bring in cases never used here. */
-	long low = syscall(SYS_fcntl, 0L, (long)F_DUPFD_CLOEXEC, 0L);
-	uint64_t room;
+	uint64_t used = 0, room, fd;
+	long n;
 
-	if (low < 0)
-		return 2;
-	close((int)low);
+	/* Raw: musl's getrlimit and fcntl bring in cases never used here. */
 	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0)
 		return WALK_FDS;
-	room = rl.cur > (uint64_t)low + 1 ? rl.cur - (uint64_t)low - 1 : 0;
+	while (c->proc_fd >= 0 &&
+	       (n = syscall(SYS_getdents64, c->proc_fd, c->walk_buf,
+			    WALK_BUF_SIZE)) > 0)
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (void *)(c->walk_buf + off);
+
+			off += d->d_reclen;
+			used += parse_u64_base(d->d_name, strlen(d->d_name),
+					       10, &fd) == 0 && fd < rl.cur;
+		}
+	if (!used) {   /* no /proc */
+		long low = syscall(SYS_fcntl, 0L, (long)F_DUPFD_CLOEXEC, 0L);
+
+		if (low < 0)
+			return 2;
+		close((int)low);
+		used = (uint64_t)low;
+	}
+	room = rl.cur > used + 1 ? rl.cur - used - 1 : 0;
 	return room < 2 ? 2 : room > WALK_FDS ? WALK_FDS : (unsigned)room;
+}
+
+/* The walk's fd slot of level d (UINT_MAX: the mount, level -1). */
+static unsigned slot(unsigned w, unsigned d)
+{
+	return (d + 1) % w;
 }
 
 /* List the tree below the mount into ix (which holds just the root,
@@ -662,31 +685,32 @@ static unsigned walk_window(void)
  * the fds are left open then. */
 static int walk_tree(struct cgr *c, struct cgr_index *ix)
 {
-	/* Level d's fd at [d % w], or -1 once closed (every level up to
+	/* Level d's fd at [slot(w, d)], or -1 once closed (every level up to
 	 * depth was entered, so its slot is set); the root is level 0,
-	 * opened from the mount at level -1. */
+	 * opened from the mount at level -1 (depth UINT_MAX, slot 0). */
 	int fds[WALK_FDS], fd, ret;
 	unsigned w = c->walk_fds;
 	unsigned depth = UINT_MAX;
 	uint32_t node = CGR_NONE, next;
 
-	fds[w - 1] = c->mount_fd;
+	fds[slot(w, UINT_MAX)] = c->mount_fd;
 	for (uint32_t k = 0;; k = next) {
 		/* Up to k's parent (after the last node: to the root). */
 		while (node != (k == CGR_NONE ? 0 : ix->nodes[k].parent)) {
-			int *up = &fds[(depth - 1) % w];
+			int *up = &fds[slot(w, depth - 1)];
 
-			fd = fds[depth % w];
+			fd = fds[slot(w, depth)];
 			if (*up < 0 && (*up = openat(fd, "..", O_RDONLY |
 						     O_DIRECTORY | O_CLOEXEC)) < 0)
 				return -errno;
 			close(fd);
-			fds[depth-- % w] = -1;
+			fds[slot(w, depth)] = -1;
+			depth--;
 			node = ix->nodes[node].parent;
 		}
 		if (k == CGR_NONE)
 			break;
-		fd = openat(fds[depth % w],
+		fd = openat(fds[slot(w, depth)],
 			    ix->names + ix->nodes[k].name_off,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
@@ -701,15 +725,15 @@ static int walk_tree(struct cgr *c, struct cgr_index *ix)
 		}
 		/* Down into k: out of the window goes depth - w. */
 		if (++depth >= w)
-			close(fds[depth % w]);
-		fds[depth % w] = fd;
+			close(fds[slot(w, depth)]);
+		fds[slot(w, depth)] = fd;
 		node = k;
 		ret = list_dir(ix, fd, node, c->walk_buf);
 		if (ret < 0)
 			return ret;
 		next = cgr_index_next(ix, k);
 	}
-	close(fds[0]);
+	close(fds[slot(w, 0)]);
 	return 0;
 }
 
@@ -720,8 +744,8 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 
 	if (!c->walk_buf)
 		c->walk_buf = cgr_map_grow(NULL, 0, WALK_BUF_SIZE);
-	if (!c->walk_fds)
-		c->walk_fds = walk_window();
+	if (!c->walk_fds && c->walk_buf)
+		c->walk_fds = walk_window(c);
 	cgr_index_clear(ix);
 	if (c->walk_buf &&
 	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, ".", 1) != CGR_NONE &&
