@@ -633,37 +633,26 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 
 /* How many directory fds the walk may hold: WALK_FDS, or fewer where
  * RLIMIT_NOFILE leaves less room (the walk opens one more before it
- * closes the shallowest). The fds in use are counted in /proc/self/fd
- * (a parent may leave some open anywhere), else taken to be those below
- * the lowest free one. At least 2: below that the walk's opens fail with
- * EMFILE, and say so. */
+ * closes the shallowest). The fds in use -- a parent may leave some open
+ * anywhere -- are counted with one poll() of every fd below the limit
+ * (walk_buf holds the array); a limit above that many fds leaves room.
+ * At least 2: below that the walk's opens fail with EMFILE, and say so. */
 static unsigned walk_window(struct cgr *c)
 {
 	struct { uint64_t cur, max; } rl;
-	uint64_t used = 0, room, fd;
-	long n;
+	struct pollfd *pfd = (void *)c->walk_buf;
+	uint64_t used = 0, room, n = WALK_BUF_SIZE / sizeof(*pfd);
 
-	/* Raw: musl's getrlimit and fcntl bring in cases never used here. */
-	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0)
+	/* Raw: musl's getrlimit brings in cases never used here. */
+	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0 ||
+	    rl.cur > n)
 		return WALK_FDS;
-	while (c->proc_fd >= 0 &&
-	       (n = syscall(SYS_getdents64, c->proc_fd, c->walk_buf,
-			    WALK_BUF_SIZE)) > 0)
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(c->walk_buf + off);
-
-			off += d->d_reclen;
-			used += parse_u64_base(d->d_name, strlen(d->d_name),
-					       10, &fd) == 0 && fd < rl.cur;
-		}
-	if (!used) {   /* no /proc */
-		long low = syscall(SYS_fcntl, 0L, (long)F_DUPFD_CLOEXEC, 0L);
-
-		if (low < 0)
-			return 2;
-		close((int)low);
-		used = (uint64_t)low;
-	}
+	for (uint64_t fd = 0; fd < rl.cur; fd++)
+		pfd[fd] = (struct pollfd){ .fd = (int)fd };
+	if (poll(pfd, (nfds_t)rl.cur, 0) < 0)
+		return WALK_FDS;
+	for (uint64_t fd = 0; fd < rl.cur; fd++)
+		used += !(pfd[fd].revents & POLLNVAL);
 	room = rl.cur > used + 1 ? rl.cur - used - 1 : 0;
 	return room < 2 ? 2 : room > WALK_FDS ? WALK_FDS : (unsigned)room;
 }
