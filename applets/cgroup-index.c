@@ -200,6 +200,18 @@ ssize_t cgr_index_path(const struct cgr_index *ix, uint32_t node, char *buf,
 	return (ssize_t)len;
 }
 
+uint32_t cgr_index_child(const struct cgr_index *ix, uint32_t node,
+			 const char *name, size_t len)
+{
+	uint32_t k = ix->nodes[node].first_child;
+
+	while (k != CGR_NONE && (ix->nodes[k].name_len != len ||
+				 memcmp(ix->names + ix->nodes[k].name_off,
+					name, len) != 0))
+		k = ix->nodes[k].next_sibling;
+	return k;
+}
+
 uint32_t cgr_index_next(const struct cgr_index *ix, uint32_t node)
 {
 	const struct cgr_node *n = &ix->nodes[node];

@@ -59,6 +59,9 @@ void cgr_index_remove(struct cgr_index *ix, uint32_t node);
  * buf (NUL-terminated): its length, or -ENAMETOOLONG. */
 ssize_t cgr_index_path(const struct cgr_index *ix, uint32_t node, char *buf,
 		       size_t cap);
+/* The live child of node named name (len bytes), or CGR_NONE. */
+uint32_t cgr_index_child(const struct cgr_index *ix, uint32_t node,
+			 const char *name, size_t len);
 /* Pre-order successor of node (parents before children), skipping
  * nothing: dead nodes are unlinked. CGR_NONE after the last. */
 uint32_t cgr_index_next(const struct cgr_index *ix, uint32_t node);

@@ -178,6 +178,8 @@ int cgr_path_deleted(const char *path, size_t len)
 
 /* ---- the run's state, output and messages ------------------------------ */
 
+struct orphan;
+
 struct kernfs_fh {                    /* a struct file_handle */
 	unsigned int handle_bytes;
 	int handle_type;
@@ -200,6 +202,9 @@ struct cgr {
 	char *walk_buf;
 	struct cgr_index ix;
 	struct cgr_index spare;       /* -w: the next rescan's */
+	struct orphan *orphans;       /* -w: see keep_orphan() */
+	size_t norphans, orphans_cap;
+	uint32_t batch;               /* -w: reads of events so far */
 	struct outbuf out;
 	char prefix[PATH_MAX];        /* the mount's path, no trailing '/' */
 	char path[CGR_PATH_MAX];      /* scratch: a path being printed */
@@ -974,25 +979,64 @@ static uint32_t watch_add(struct cgr *c, uint64_t id, uint32_t up,
 	return k;
 }
 
-/* A create or delete of a directory (or both: the kernel merges them):
- * the parent by handle and the child by name; a delete also gives the
- * child's handle, a create does not (kernfs makes the inode later). */
-static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m)
+/* Say node k and what the index holds below it are gone (children
+ * first, as they were removed), and drop them. */
+static void watch_remove(struct cgr *c, uint32_t k)
 {
-	const char *p = (const char *)(m + 1), *name = NULL;
-	const char *end = (const char *)m + m->event_len;
-	uint64_t parent_id = 0, child_id = 0, id;
-	int have_child = 0;
-	uint32_t k, up;
-	size_t len;
-	ssize_t n;
+	while (c->ix.nodes[k].first_child != CGR_NONE)
+		watch_remove(c, c->ix.nodes[k].first_child);
+	out_node(c, '-', &c->ix, k);
+	cgr_index_remove(&c->ix, k);
+}
 
-	if (m->mask & FAN_Q_OVERFLOW) {
-		rescan(c);   /* events were lost: the tree says what is */
-		return;
-	}
-	if (!(m->mask & FAN_ONDIR))
-		return;
+/* An event copied out of the read buffer, aligned (events are only
+ * 4-byte aligned there, the metadata needs 8). */
+union fan_event {
+	struct fanotify_event_metadata m;
+	char bytes[1024];
+};
+
+/* What watch_event needs of an event: the parent (by handle: its id) and
+ * the child's name from the DFID_NAME record; the child's id from the FID
+ * record, which only a delete has (kernfs makes the inode after the
+ * create event). */
+struct watch_ev {
+	uint32_t mask;
+	int have_child;
+	uint64_t parent_id, child_id;
+	const char *name;          /* NULL: not a directory event we know */
+	size_t len;
+};
+
+/* Copy the event at p (n bytes left) into ev: its length, or 0 at the
+ * end of the buffer. *usable: the copy is whole and of our version. */
+static uint32_t copy_event(union fan_event *ev, const char *p, size_t n,
+			   int *usable)
+{
+	uint32_t len;
+
+	if (n < FAN_EVENT_METADATA_LEN)
+		return 0;
+	memcpy(&ev->m, p, FAN_EVENT_METADATA_LEN);
+	len = ev->m.event_len;
+	if (len < FAN_EVENT_METADATA_LEN || len > n)
+		return 0;
+	*usable = len <= sizeof(*ev) &&
+		  ev->m.vers == FANOTIFY_METADATA_VERSION;
+	if (*usable)
+		memcpy(ev, p, len);
+	return len;
+}
+
+static void parse_event(const struct fanotify_event_metadata *m,
+			struct watch_ev *e)
+{
+	const char *p = (const char *)(m + 1);
+	const char *end = (const char *)m + m->event_len;
+	uint64_t id;
+
+	memset(e, 0, sizeof(*e));
+	e->mask = (uint32_t)m->mask;
 	while (end - p >= (ptrdiff_t)sizeof(struct fanotify_event_info_fid)) {
 		const struct fanotify_event_info_fid *f = (const void *)p;
 		const struct kernfs_fh *fh = (const void *)f->handle;
@@ -1001,40 +1045,185 @@ static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m)
 			break;
 		if (fh_get_id(fh, &id) == 0) {
 			if (f->hdr.info_type == FAN_EVENT_INFO_TYPE_DFID_NAME) {
-				parent_id = id;
-				name = (const char *)fh->f_handle +
-				       fh->handle_bytes;
+				const char *name = (const char *)fh->f_handle +
+						   fh->handle_bytes;
+				const char *nul = memchr(name, '\0',
+						(size_t)(p + f->hdr.len - name));
+
+				e->parent_id = id;
+				e->name = nul ? name : NULL;
+				e->len = nul ? (size_t)(nul - name) : 0;
 			} else if (f->hdr.info_type == FAN_EVENT_INFO_TYPE_FID) {
-				child_id = id;
-				have_child = 1;
+				e->child_id = id;
+				e->have_child = 1;
 			}
 		}
 		p += f->hdr.len;
 	}
-	if (!name)
+	if (!(e->mask & FAN_ONDIR))
+		e->name = NULL;
+}
+
+/* Does a delete of parent/name follow in the rest of the buffer? Then a
+ * create of that name is the cgroup that delete removes, and the id the
+ * name has now belongs to a later cgroup of the same name: the delete
+ * completes the first, that later one's own create adds it. */
+static int deleted_later(const char *p, size_t n, const struct watch_ev *e)
+{
+	union fan_event ev;
+	struct watch_ev d;
+	uint32_t len;
+	int usable;
+
+	for (; (len = copy_event(&ev, p, n, &usable)) > 0; p += len, n -= len) {
+		if (!usable || !(ev.m.mask & FAN_DELETE))
+			continue;
+		parse_event(&ev.m, &d);
+		if (d.name && d.have_child && d.parent_id == e->parent_id &&
+		    d.len == e->len && memcmp(d.name, e->name, e->len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A delete whose parent the index lacks: the parent may be a cgroup that
+ * was already gone when its create was read (its own delete follows), or
+ * one outside the mount's subtree (never). Kept until the queue has been
+ * drained after the batch that brought it. */
+struct orphan {
+	uint64_t parent_id;        /* 0 once adopted (no cgroup has id 0) */
+	uint64_t id;
+	uint32_t batch;
+	uint16_t len;
+	char name[NAME_MAX + 1];
+};
+
+static void keep_orphan(struct cgr *c, const struct watch_ev *e)
+{
+	struct orphan *o;
+
+	if (e->len > NAME_MAX)
 		return;
-	len = strlen(name);
-	up = cgr_index_find(&c->ix, parent_id);   /* CGR_NONE: outside */
-	if ((m->mask & FAN_CREATE) && up != CGR_NONE &&
-	    (n = cgr_index_path(&c->ix, up, c->path, sizeof(c->path))) >= 0 &&
-	    (size_t)n + 1 + len < sizeof(c->path)) {
-		c->path[n] = '/';
-		memcpy(c->path + n + 1, name, len + 1);
+	if (c->norphans == c->orphans_cap) {
+		size_t cap = c->orphans_cap ? 2 * c->orphans_cap : 64;
+		void *q = cgr_map_grow(c->orphans, c->orphans_cap * sizeof(*o),
+				       cap * sizeof(*o));
+
+		if (!q)
+			die_err(c->prefix, -ENOMEM);
+		c->orphans = q;
+		c->orphans_cap = cap;
+	}
+	o = &c->orphans[c->norphans++];
+	o->parent_id = e->parent_id;
+	o->id = e->child_id;
+	o->batch = c->batch;
+	o->len = (uint16_t)e->len;
+	memcpy(o->name, e->name, e->len);
+}
+
+/* Node k has just been added: add (and say so, parents first) the
+ * removed cgroups whose deletes named it as their parent before it was
+ * known, and theirs in turn. */
+static void adopt_orphans(struct cgr *c, uint32_t k)
+{
+	uint64_t id = c->ix.nodes[k].id;
+
+	for (size_t i = 0; i < c->norphans; i++) {
+		struct orphan *o = &c->orphans[i];
+
+		if (o->parent_id != id)
+			continue;
+		o->parent_id = 0;
+		adopt_orphans(c, watch_add(c, o->id, k, o->name, o->len));
+	}
+}
+
+/* Forget the orphans of batches before this one (all = 1: every one). */
+static void drop_orphans(struct cgr *c, int all)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < c->norphans; i++)
+		if (!all && c->orphans[i].parent_id &&
+		    c->orphans[i].batch == c->batch)
+			c->orphans[kept++] = c->orphans[i];
+	c->norphans = kept;
+}
+
+/* A create or delete of a directory (or both: the kernel merges them).
+ * rest (n bytes): the events after it in the buffer. */
+static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m,
+			const char *rest, size_t n)
+{
+	struct watch_ev e;
+	uint32_t k, up;
+	uint64_t id;
+	ssize_t plen;
+
+	if (m->mask & FAN_Q_OVERFLOW) {
+		drop_orphans(c, 1);
+		rescan(c);   /* events were lost: the tree says what is */
+		return;
+	}
+	parse_event(m, &e);
+	if (!e.name)
+		return;
+	up = cgr_index_find(&c->ix, e.parent_id);   /* CGR_NONE: outside */
+	/* A create, unless its delete is known to follow. */
+	if ((e.mask & FAN_CREATE) && up != CGR_NONE &&
+	    !((e.mask & FAN_DELETE) && e.have_child) &&
+	    (plen = cgr_index_path(&c->ix, up, c->path, sizeof(c->path))) >= 0 &&
+	    (size_t)plen + 1 + e.len < sizeof(c->path) &&
+	    !deleted_later(rest, n, &e)) {
+		c->path[plen] = '/';
+		memcpy(c->path + plen + 1, e.name, e.len);
+		c->path[plen + 1 + e.len] = '\0';
 		/* Gone already: its delete event completes it. Known
 		 * already: the walk saw it. */
 		if (id_at(c->mount_fd, c->path + 1, 0, &id) == 0 &&
 		    cgr_index_find(&c->ix, id) == CGR_NONE)
-			watch_add(c, id, up, name, len);
+			watch_add(c, id, up, e.name, e.len);
 	}
-	if (!(m->mask & FAN_DELETE) || !have_child)
+	if (!(e.mask & FAN_DELETE) || !e.have_child)
 		return;
-	k = cgr_index_find(&c->ix, child_id);
-	if (k == CGR_NONE && up != CGR_NONE)   /* created and removed */
-		k = watch_add(c, child_id, up, name, len);   /* unseen */
-	if (k != CGR_NONE) {
-		out_node(c, '-', &c->ix, k);
-		cgr_index_remove(&c->ix, k);
+	k = cgr_index_find(&c->ix, e.child_id);
+	if (k == CGR_NONE && up == CGR_NONE) {
+		keep_orphan(c, &e);   /* its parent may come yet */
+		return;
 	}
+	if (k == CGR_NONE) {   /* created and removed, unseen */
+		/* The name held by another cgroup in the index: a later one
+		 * of that name, found by a create event read after this
+		 * delete happened. Its own create event, after this one,
+		 * adds it again: dropped here without a word, so that the
+		 * lines for that path keep the kernel's order. */
+		uint32_t later = cgr_index_child(&c->ix, up, e.name, e.len);
+
+		if (later != CGR_NONE)
+			cgr_index_remove(&c->ix, later);
+		k = watch_add(c, e.child_id, up, e.name, e.len);
+		adopt_orphans(c, k);
+	}
+	watch_remove(c, k);
+}
+
+/* One read's worth of events. */
+static void watch_batch(struct cgr *c, const char *p, size_t n)
+{
+	union fan_event ev;
+	size_t got = n;
+	uint32_t len;
+	int usable;
+
+	c->batch++;
+	for (; (len = copy_event(&ev, p, n, &usable)) > 0; p += len, n -= len)
+		if (usable)
+			watch_event(c, &ev.m, p + len, n - len);
+	/* A read with room for another event drained the queue: every
+	 * parent an orphan of an earlier batch could have is known now. */
+	if (got + sizeof(ev) <= EVENT_BUF_SIZE)
+		drop_orphans(c, 0);
 }
 
 static int watch(struct cgr *c, int list, int interval_ms)
@@ -1085,32 +1274,11 @@ static int watch(struct cgr *c, int list, int interval_ms)
 			return EXIT_RESOLVED;   /* SIGINT or SIGTERM */
 		if (nfds == 2 && pfd[1].revents) {
 			ssize_t n = read(pfd[1].fd, events, EVENT_BUF_SIZE);
-			const char *p = events;
 
 			if (n < 0 && errno != EINTR && errno != EAGAIN)
 				die_err("fanotify", -errno);
-			/* Events are only 4-byte aligned in the buffer (the
-			 * info records' padding), the metadata needs 8: each
-			 * event is copied out before it is looked at. */
-			while (n >= (ssize_t)FAN_EVENT_METADATA_LEN) {
-				union {
-					struct fanotify_event_metadata m;
-					char bytes[1024];
-				} ev;
-				uint32_t len;
-
-				memcpy(&ev.m, p, FAN_EVENT_METADATA_LEN);
-				len = ev.m.event_len;
-				if (len < FAN_EVENT_METADATA_LEN || len > (size_t)n)
-					break;
-				if (len <= sizeof(ev) &&
-				    ev.m.vers == FANOTIFY_METADATA_VERSION) {
-					memcpy(&ev, p, len);
-					watch_event(c, &ev.m);
-				}
-				p += len;
-				n -= (ssize_t)len;
-			}
+			if (n > 0)
+				watch_batch(c, events, (size_t)n);
 			/* Removed cgroups stay in the arrays: compact now
 			 * and then by walking afresh (reports nothing when
 			 * the index is right). */
