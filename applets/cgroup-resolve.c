@@ -21,8 +21,25 @@
  * child's id comes from name_to_handle_at (a create) or from the event's
  * target FID (a delete; a create has none, as kernfs makes the inode
  * later). A cgroup gone before its create was read is completed by its
- * delete. Where fanotify cannot watch cgroupfs (< 6.6, or no
- * CAP_SYS_ADMIN) it rescans every -i MS and reports the difference.
+ * delete; so are its children, whose deletes came first and named a
+ * parent not yet known (kept as orphans until it is). Where fanotify
+ * cannot watch cgroupfs (< 6.6, or no CAP_SYS_ADMIN) it rescans every
+ * -i MS and reports the difference.
+ *
+ * Call graph:
+ *   cgroup_resolve_main() scans the options, find_mount(), then one mode:
+ *   ID...|-  answer() -> resolve_by_handle() (open_id(), fd_path(); a path
+ *            longer than /proc's readlink gives -> resolve_by_walk()) or
+ *            resolve_by_walk() -> walk() -> walk_tree() -> list_dir();
+ *            `-`: resolve_stdin() -> next_line() -> answer()
+ *   -p       resolve_paths() -> below_root() (-r), open_cgroup2(),
+ *            id_at_mount()
+ *   -l       walk(), list_index()
+ *   -w       watch(): watch_fanotify(), walk(), then per read
+ *            watch_batch() -> watch_event() -> watch_add(),
+ *            watch_remove(), keep_orphan()/adopt_orphans(); or, on
+ *            overflow and without fanotify, rescan() -> cgr_index_diff()
+ *   The index (cgroup-index.c) does no I/O but mmap.
  *
  * Size matters (the whole binary has a budget): the --help text is short
  * (README.md, "cgroup-resolve", explains), and a few raw syscalls stand in for
