@@ -549,6 +549,37 @@ static int id_at(int dirfd, const char *path, int flags, uint64_t *id)
 	return id_at_mount(dirfd, path, flags, id, &mount_id);
 }
 
+/* The id of the cgroup at rel (below the mount, no leading '/'), however
+ * long: a path the kernel would refuse (PATH_MAX) is entered in pieces
+ * that end at a '/'. Costs nothing more below PATH_MAX. */
+static int id_below(struct cgr *c, char *rel, uint64_t *id)
+{
+	int dirfd = c->mount_fd, ret;
+
+	while (strlen(rel) >= PATH_MAX) {
+		char *cut = rel + PATH_MAX - 1;
+		int fd;
+
+		while (cut > rel && *cut != '/')
+			cut--;
+		if (cut == rel)
+			return -ENAMETOOLONG;   /* (no name is that long) */
+		*cut = '\0';
+		fd = openat(dirfd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		*cut = '/';
+		if (dirfd != c->mount_fd)
+			close(dirfd);
+		if (fd < 0)
+			return -errno;
+		dirfd = fd;
+		rel = cut + 1;
+	}
+	ret = id_at(dirfd, rel, 0, id);
+	if (dirfd != c->mount_fd)
+		close(dirfd);
+	return ret;
+}
+
 /* open_by_handle_at of a cgroup id: the id IS the kernfs handle. */
 static int open_id(struct cgr *c, uint64_t id)
 {
@@ -1198,7 +1229,7 @@ static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m,
 		c->path[plen + 1 + e.len] = '\0';
 		/* Gone already: its delete event completes it. Known
 		 * already: the walk saw it. */
-		if (id_at(c->mount_fd, c->path + 1, 0, &id) == 0 &&
+		if (id_below(c, c->path + 1, &id) == 0 &&
 		    cgr_index_find(&c->ix, id) == CGR_NONE)
 			watch_add(c, id, up, e.name, e.len);
 	}

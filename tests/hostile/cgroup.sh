@@ -272,3 +272,21 @@ check watch/lag-churn-by-path "$(tree_by_path)" "$(by_path "$W")"
 check watch/lag-churn-ids-paired ok "$(pairs_ok "$W")"
 check watch/lag-churn-count "$((5 * 4 + 5))" "$(grep -c '^+' "$W")"
 check watch/lag-quiet-stderr "" "$(cat "$CG_WORK"/lag*.err)"
+# (3) in watch mode too: a cgroup made 5,000 bytes deep is reported when
+# made (name_to_handle_at of a path that long used to fail, so only its
+# removal said it had existed).
+W=$CG_WORK/deepwatch
+$CR -m "$M" -w -r >"$W" 2>"$W.err" &
+WPID=$! CG_KILL_PIDS+=" $WPID"
+for ((i = 0; i < 200; i++)); do
+	mkdir "$T/ready" && rmdir "$T/ready"
+	grep -qF "$rel/ready" "$W" && break
+	sleep 0.05
+done
+deep_id=$(cd "$T" && for i in $(seq 20); do mkdir "$n250" && cd "$n250" || exit; done; stat -c %i .)
+wait_for "$W" "+$deep_id	"
+check watch/deep-create-reported "+$deep_id	$long_rel" "$(grep -F "+$deep_id	" "$W")"
+kill -TERM "$WPID"
+wait "$WPID"
+(cd "$T" && for i in $(seq 20); do cd "$n250" || exit; done &&
+	for i in $(seq 20); do cd .. && rmdir "$n250"; done)
