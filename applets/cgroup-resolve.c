@@ -97,6 +97,8 @@
 #define WALK_BUF_SIZE (64 * 1024)     /* getdents64: one call per cgroup */
 #define WALK_FDS 128                  /* at most, held down the tree */
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
+#define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
+					 the default fanotify queue */
 #define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
@@ -220,7 +222,7 @@ struct cgr {
 	struct cgr_index ix;
 	struct cgr_index spare;       /* -w: the next rescan's */
 	struct orphan *orphans;       /* -w: see keep_orphan() */
-	size_t norphans, orphans_cap;
+	size_t norphans;
 	uint32_t batch;               /* -w: reads of events so far */
 	struct outbuf out;
 	char prefix[PATH_MAX];        /* the mount's path, no trailing '/' */
@@ -1150,18 +1152,11 @@ static void keep_orphan(struct cgr *c, const struct watch_ev *e)
 {
 	struct orphan *o;
 
-	if (e->len > NAME_MAX)
-		return;
-	if (c->norphans == c->orphans_cap) {
-		size_t cap = c->orphans_cap ? 2 * c->orphans_cap : 64;
-		void *q = cgr_map_grow(c->orphans, c->orphans_cap * sizeof(*o),
-				       cap * sizeof(*o));
-
-		if (!q)
-			die_err(c->prefix, -ENOMEM);
-		c->orphans = q;
-		c->orphans_cap = cap;
-	}
+	/* Mapped once, touched as used: the pages cost only when filled. */
+	if (!c->orphans)
+		c->orphans = cgr_map_grow(NULL, 0, MAX_ORPHANS * sizeof(*o));
+	if (!c->orphans || c->norphans == MAX_ORPHANS || e->len > NAME_MAX)
+		return;   /* (past that many, their lines are lost) */
 	o = &c->orphans[c->norphans++];
 	o->parent_id = e->parent_id;
 	o->id = e->child_id;
@@ -1340,16 +1335,16 @@ static int watch(struct cgr *c, int list, int interval_ms)
 
 /* fds 0-2 closed by the parent would be taken by the first opens (the
  * mount read as "stdin"): each closed one is held by an O_PATH fd of "/",
- * on which read and write fail with EBADF, as on the closed fd. */
+ * on which read and write fail with EBADF, as on the closed fd. An open
+ * takes the lowest free fd: open until one lands above 2, close that. */
 static void hold_std_fds(void)
 {
-	struct pollfd pfd[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };
+	int fd;
 
-	if (poll(pfd, 3, 0) <= 0)
-		return;
-	for (int fd = 0; fd < 3; fd++)   /* each open takes the lowest */
-		if (pfd[fd].revents & POLLNVAL)
-			openat(AT_FDCWD, "/", O_PATH | O_CLOEXEC);
+	while ((fd = openat(AT_FDCWD, "/", O_PATH | O_CLOEXEC)) >= 0 && fd < 3)
+		;
+	if (fd > 2)
+		close(fd);
 }
 
 static _Noreturn void usage_error(const char *first, const char *second)
