@@ -63,15 +63,15 @@
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
-//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~10 KiB)"
+//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12 KiB)"
 //config:	default y
 //config:	help
 //config:	  Turn the cgroup ids eBPF tools record into paths (3 syscalls
 //config:	  per id with CAP_DAC_READ_SEARCH, else one stat-free walk of
 //config:	  the tree), paths into ids, list the tree, or watch cgroups
 //config:	  come and go (fanotify, or rescanning on kernels < 6.6).
-//config:	  Costs about 10 KiB of the static binary with the other
-//config:	  applets (12 KiB alone, counting the libc and libcommon parts
+//config:	  Costs about 12 KiB of the static binary with the other
+//config:	  applets (14 KiB alone, counting the libc and libcommon parts
 //config:	  it shares); no malloc: the index grows with mmap.
 
 #include <dirent.h>
