@@ -9,6 +9,7 @@
  *   readlinkat(/proc/self/fd, N) + close: 3 syscalls per id. The kernel
  *   path is checked against the mount: an id outside a bind-mounted
  *   subtree or cgroup namespace reads back as "/" or a path outside it.
+ *   A path of a page or more (readlink's limit) is found by the walk.
  * - A walk (no privilege, no /proc, or --walk): getdents64 with a big
  *   buffer, d_ino as the id, d_type to skip the ~20 files of each cgroup.
  *   About 4 syscalls per cgroup and no stat at all; other resolvers stat
