@@ -1,5 +1,5 @@
-/* die.c - "APPLET: message" on stderr, optionally exiting. */
-#include <stdarg.h>
+/* die.c - the one message style, "APPLET: message", optionally exiting;
+ * and the one usage-error style, "APPLET: message (try APPLET --help)". */
 #include <string.h>
 #include <unistd.h>
 
@@ -7,34 +7,38 @@
 
 const char *applet_name = "forkless";
 
-static void vwarn(const char *first, va_list ap)
+/* before + "APPLET" + after into buf (applet names are table entries,
+ * far shorter than buf). */
+static const char *with_name(char *buf, size_t cap, const char *before,
+			     const char *after)
 {
-	char head[64];
 	size_t len = 0;
 
-	head[0] = '\0';
-	if (str_append(head, sizeof(head), &len, applet_name,
-		       strlen(applet_name)) < 0)
-		len = 0;   /* applet names are short; never reached */
-	str_append(head, sizeof(head), &len, ": ", 2);
-	write_line_va(2, head, first, ap, "\n");
+	buf[0] = '\0';
+	str_append(buf, cap, &len, before, strlen(before));
+	str_append(buf, cap, &len, applet_name, strlen(applet_name));
+	str_append(buf, cap, &len, after, strlen(after));
+	return buf;
 }
 
-void warn_msg_list(const char *first, ...)
+void warn_strv(const char *const *list)
 {
-	va_list ap;
+	char head[80];
 
-	va_start(ap, first);
-	vwarn(first, ap);
-	va_end(ap);
+	write_line(2, with_name(head, sizeof(head), "", ": "), list, "\n");
 }
 
-_Noreturn void die_msg_list(int status, const char *first, ...)
+_Noreturn void die_strv(int status, const char *const *list)
 {
-	va_list ap;
+	warn_strv(list);
+	_exit(status);
+}
 
-	va_start(ap, first);
-	vwarn(first, ap);
-	va_end(ap);
+_Noreturn void die_usage_strv(int status, const char *const *list)
+{
+	char head[80], tail[96];
+
+	write_line(2, with_name(head, sizeof(head), "", ": "), list,
+		   with_name(tail, sizeof(tail), " (try ", " --help)\n"));
 	_exit(status);
 }

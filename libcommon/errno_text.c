@@ -2,8 +2,13 @@
  *
  * musl's strerror() carries a 2 KiB table of every errno; the small
  * configs (the Xen wrapper alone is under 16 KiB) cannot afford it, and
- * the messages users see come from this short list anyway. The texts are
- * musl's and glibc's wording; anything else prints as "error N". */
+ * the messages users see come from this short list anyway: every errno a
+ * helper or applet can report (file, exec, mount, socket and network
+ * errors: a 9p trans=tcp mount to a closed port is ECONNREFUSED, a closed
+ * pipe with SIGPIPE ignored is EPIPE). The classic texts are musl's
+ * wording (where it differs from glibc, e.g. "Out of memory"), the
+ * network ones glibc's and musl's alike (tests/unit checks them against
+ * glibc's strerror); anything else prints as "error N". */
 #include <errno.h>
 #include <string.h>
 
@@ -15,11 +20,14 @@
 #define ERRNO_TEXTS(X) \
 	X(EPERM, "Operation not permitted") \
 	X(ENOENT, "No such file or directory") \
+	X(ESRCH, "No such process") \
 	X(EINTR, "Interrupted system call") \
 	X(EIO, "I/O error") \
 	X(ENXIO, "No such device or address") \
+	X(E2BIG, "Argument list too long") \
 	X(ENOEXEC, "Exec format error") \
 	X(EBADF, "Bad file descriptor") \
+	X(ECHILD, "No child processes") \
 	X(EAGAIN, "Resource temporarily unavailable") \
 	X(ENOMEM, "Out of memory") \
 	X(EACCES, "Permission denied") \
@@ -32,20 +40,46 @@
 	X(EINVAL, "Invalid argument") \
 	X(ENFILE, "Too many open files in system") \
 	X(EMFILE, "No file descriptors available") \
+	X(ENOTTY, "Inappropriate ioctl for device") \
 	X(ETXTBSY, "Text file busy") \
 	X(EFBIG, "File too large") \
 	X(ENOSPC, "No space left on device") \
+	X(ESPIPE, "Illegal seek") \
 	X(EROFS, "Read-only file system") \
 	X(EMLINK, "Too many links") \
+	X(EPIPE, "Broken pipe") \
 	X(ERANGE, "Result not representable") \
 	X(ENAMETOOLONG, "Filename too long") \
 	X(ENOSYS, "Function not implemented") \
 	X(ENOTEMPTY, "Directory not empty") \
 	X(ELOOP, "Symbolic link loop") \
+	X(ENODATA, "No data available") \
 	X(EPROTO, "Protocol error") \
+	X(EBADMSG, "Bad message") \
+	X(EOVERFLOW, "Value too large for defined data type") \
+	X(EBADFD, "File descriptor in bad state") \
+	X(ENOTSOCK, "Socket operation on non-socket") \
+	X(EPROTONOSUPPORT, "Protocol not supported") \
 	X(EOPNOTSUPP, "Not supported") \
-	X(ETIMEDOUT, "Operation timed out") \
-	X(ESTALE, "Stale file handle")
+	X(EAFNOSUPPORT, "Address family not supported by protocol") \
+	X(EADDRINUSE, "Address already in use") \
+	X(EADDRNOTAVAIL, "Cannot assign requested address") \
+	X(ENETDOWN, "Network is down") \
+	X(ENETUNREACH, "Network is unreachable") \
+	X(ECONNABORTED, "Software caused connection abort") \
+	X(ECONNRESET, "Connection reset by peer") \
+	X(ENOBUFS, "No buffer space available") \
+	X(ENOTCONN, "Transport endpoint is not connected") \
+	X(ETIMEDOUT, "Connection timed out") \
+	X(ECONNREFUSED, "Connection refused") \
+	X(EHOSTDOWN, "Host is down") \
+	X(EHOSTUNREACH, "No route to host") \
+	X(EALREADY, "Operation already in progress") \
+	X(EINPROGRESS, "Operation now in progress") \
+	X(ESTALE, "Stale file handle") \
+	X(EDQUOT, "Disk quota exceeded") \
+	X(ENOMEDIUM, "No medium found") \
+	X(ECANCELED, "Operation canceled")
 
 #define X_CODE(e, t) e,
 #define X_TEXT(e, t) t "\0"
@@ -55,7 +89,7 @@ static const char errno_strings[] = ERRNO_TEXTS(X_TEXT);
 const char *errno_text(int err)
 {
 	static char unknown[sizeof("error -2147483648")];
-	char digits[20];
+	char digits[FMT_U64_MAX];
 	size_t len = 0, n;
 
 	const char *text = errno_strings;
