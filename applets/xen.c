@@ -370,14 +370,14 @@ static _Noreturn void cannot_execute(const char *version, const char *command)
 {
 	char shown[4096];
 	size_t len = strlen(command), done = 0;
-	const char *head[] = { "ERROR:  Unable to execute " XEN_LIB_PREFIX,
-			       version, "/bin/", NULL, NULL };
+	const char *head[] = { "Unable to execute " XEN_LIB_PREFIX, version,
+			       "/bin/", NULL, NULL };
 
 	if (escape_octal(shown, sizeof(shown), command, len, 0) < sizeof(shown)) {
 		head[3] = shown;
 		xen_error_strv(EXIT_NO_TOOLS, head);
 	}
-	write_line(2, "", head, "");
+	write_line(2, "ERROR:  ", head, "");
 	while (done < len) {
 		size_t n = len - done < 1000 ? len - done : 1000;
 

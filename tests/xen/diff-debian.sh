@@ -63,7 +63,7 @@ version_error() {   # the message for a bad version state, or nothing
 	major-two-lines) echo "Invalid Xen version in $SYS/major: '4\\0125' $EXPECT_DOMAIN" ;;
 	major-negative) echo "Invalid Xen version in $SYS/major: '-4' $EXPECT_DOMAIN" ;;
 	major-overflow) echo "Invalid Xen version in $SYS/major: '99999999999' $EXPECT_DOMAIN" ;;
-	major-huge) echo "Invalid Xen version in $SYS/major: '$(printf '9%.0s' $(seq 32))...' $EXPECT_DOMAIN" ;;
+	major-huge) echo "Invalid Xen version in $SYS/major: '$(printf '9%.0s' $(seq 28))...' $EXPECT_DOMAIN" ;;
 	esac
 }
 # expected STATE CMD: sets E_RC E_OUT E_ERR and returns 0 for a documented
