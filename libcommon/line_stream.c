@@ -51,8 +51,8 @@ int line_stream_next(struct line_stream *lr, struct line_piece *p)
 			return piece(lr, p, avail, 1, 0);   /* no final newline */
 		if (avail == lr->cap)
 			return piece(lr, p, avail, 0, 0);   /* a long line */
-		if (lr->eof)
-			return 0;
+		if (lr->eof)   /* a long last line's end: an empty piece */
+			return lr->mid ? piece(lr, p, 0, 1, 0) : 0;
 		if (lr->start) {
 			memmove(lr->buf, s, avail);
 			lr->start = 0;
