@@ -3,14 +3,17 @@
  * option scanning, the line reader, the passwd/group lookup, errno texts. */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "dirent64.h"
 #include "libcommon.h"
 #include "unit.h"
 
@@ -309,6 +312,42 @@ static void test_lookup_id(void)
 	close(pfd[1]);
 }
 
+static void test_dir_iter(void)
+{
+	char dir[] = "/tmp/unit-dir.XXXXXX", path[64];
+	union { uint64_t align; char buf[64]; } u;   /* ~2 entries per call */
+	const struct linux_dirent64 *d;
+	struct dir_iter it;
+	int fd, r, seen = 0, dots = 0, regular = 0;
+
+	if (!mkdtemp(dir))
+		abort();
+	for (int i = 0; i < 20; i++) {
+		snprintf(path, sizeof(path), "%s/file-%02d", dir, i);
+		close(open(path, O_CREAT | O_WRONLY, 0600));
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
+	while ((r = dir_iter_next(&it, &d)) == 1) {
+		if (dirent_is_dot(d)) {
+			dots++;
+			continue;
+		}
+		seen += strncmp(d->d_name, "file-", 5) == 0;
+		regular += d->d_type == DT_REG || d->d_type == DT_UNKNOWN;
+	}
+	UNIT_CHECK("dir_iter/every entry, in several getdents64", r == 0 && seen == 20 && dots == 2);
+	UNIT_CHECK("dir_iter/d_type by name", regular == 20);
+	close(fd);
+	for (int i = 0; i < 20; i++) {
+		snprintf(path, sizeof(path), "%s/file-%02d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+	dir_iter_init(&it, -1, u.buf, sizeof(u.buf));
+	UNIT_CHECK("dir_iter/-errno", dir_iter_next(&it, &d) == -EBADF);
+}
+
 static void test_messages(void)
 {
 	int pfd[2];
@@ -324,6 +363,35 @@ static void test_messages(void)
 	UNIT_STREQ("write_strs/content", "abcd\n", out);
 	close(pfd[0]);
 	close(pfd[1]);
+
+	/* The one usage-error style, and the one message style. */
+	for (int usage = 0; usage < 2; usage++) {
+		int status = 0;
+		pid_t pid;
+
+		if (pipe(pfd) < 0)
+			abort();
+		pid = fork();
+		if (pid == 0) {
+			dup2(pfd[1], 2);
+			applet_name = "tst";
+			if (usage)
+				die_usage(2, "bad option -", "q");
+			die_msg(3, "cannot read ", "/x", ": ", errno_text(ENOENT));
+		}
+		close(pfd[1]);
+		n = read(pfd[0], out, sizeof(out) - 1);
+		out[n < 0 ? 0 : n] = 0;
+		waitpid(pid, &status, 0);
+		close(pfd[0]);
+		if (usage) {
+			UNIT_STREQ("die_usage/style", "tst: bad option -q (try tst --help)\n", out);
+			UNIT_CHECK("die_usage/status", WIFEXITED(status) && WEXITSTATUS(status) == 2);
+		} else {
+			UNIT_STREQ("die_msg/style", "tst: cannot read /x: No such file or directory\n", out);
+			UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
+		}
+	}
 }
 
 int main(void)
@@ -337,5 +405,6 @@ int main(void)
 	test_line_stream();
 	test_lookup_id();
 	test_messages();
+	test_dir_iter();
 	return unit_failures != 0;
 }
