@@ -520,24 +520,23 @@ int xen_toolstack_wrapper_main(int argc, char **argv)
 
 /* The fds stay open until exit (three closes would be three syscalls
  * more); read_sysfs closes them when fds run out. */
-static void get_version(struct xen_version *xv)
+static void get_version(struct xen_version *xv, struct xen_fds *fds)
 {
-	struct xen_fds fds;
-
-	xen_fds_init(&fds, 0);
-	check_hypervisor_type(&fds);
-	if (xen_read_version(xv, &fds) < 0)
+	xen_fds_init(fds, 0);
+	check_hypervisor_type(fds);
+	if (xen_read_version(xv, fds) < 0)
 		bad_version(xv);
 }
 
 int xen_version_main(int argc, char **argv)
 {
 	struct xen_version xv;
+	struct xen_fds fds;
 	size_t len;
 
 	(void)argc;
 	(void)argv;
-	get_version(&xv);
+	get_version(&xv, &fds);
 	len = strlen(xv.str);
 	xv.str[len] = '\n';
 	return stdout_status(write_all(1, xv.str, len + 1));
@@ -546,12 +545,15 @@ int xen_version_main(int argc, char **argv)
 int xen_dir_main(int argc, char **argv)
 {
 	struct xen_version xv;
+	struct xen_fds fds;
 	char dir[XEN_DIR_MAX];
 	size_t len;
 
 	(void)argc;
 	(void)argv;
-	get_version(&xv);
+	get_version(&xv, &fds);
+	/* The directory check needs an fd of its own. */
+	xen_fds_close(&fds);
 	if (!version_dir(dir, sizeof(dir), &xv))
 		no_version_dir(xv.str);
 	len = strlen(dir);

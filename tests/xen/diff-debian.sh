@@ -23,7 +23,8 @@ STATES="ok tool-missing tool-not-executable version-dir-missing other-version
 bin-dir-missing no-xen no-sysfs-dir type-newline-only type-kvm type-with-blanks
 type-two-words type-backslash version-blanks version-no-newline
 major-missing minor-missing type-empty-file type-no-newline type-control
-major-dotdot major-two-lines major-huge major-empty major-negative major-overflow"
+major-dotdot major-two-lines major-huge major-empty major-negative major-overflow
+type-nul-junk type-nul-inside type-nul-only"
 
 # Each command: a name and the argv to run in the root.
 run_cmd() {   # run_cmd ROOT NAME
