@@ -114,7 +114,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -183,7 +182,6 @@ static ssize_t read_sysfs(struct xen_fds *f, const char *path, char *buf,
 {
 	int fd;
 	ssize_t n = read_small_file_keep(AT_FDCWD, path, buf, cap, &fd);
-	struct stat st;
 
 	if ((n == -EMFILE || n == -ENFILE) && f->n) {
 		xen_fds_close(f);
@@ -193,8 +191,7 @@ static ssize_t read_sysfs(struct xen_fds *f, const char *path, char *buf,
 		return n;
 	/* Nothing, or EAGAIN, is what a FIFO gives with O_NONBLOCK: only
 	 * then is the file type worth a syscall. */
-	if ((n == 0 || n == -EAGAIN) && fstat(fd, &st) == 0 &&
-	    !S_ISREG(st.st_mode))
+	if ((n == 0 || n == -EAGAIN) && check_regular(fd, n == 0) < 0)
 		n = -EBADFD;
 	if (f->close_now || f->n == ARRAY_SIZE(f->fd))
 		close(fd);

@@ -188,6 +188,12 @@ const char *shown_input(char *out, size_t cap, const char *in, size_t len);
  * the helpers say -EBADFD (systemd's convention); a message should say
  * "not a regular file", errno_text() cannot. */
 #define OPEN_REGULAR (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+/* 0 when fd may be read as the regular file expected: a regular file, or
+ * a character device that gave nothing (/dev/null standing in for an
+ * empty file); -EBADFD for a FIFO, a socket, a directory, or a device
+ * that streams (/dev/zero). gave_nothing: the reads so far returned
+ * nothing. One fstat: callers ask only when a result is suspicious. */
+int check_regular(int fd, int gave_nothing);
 
 /* Read a small file (sysfs value) with one openat and one read(2) (a
  * sysfs or regular file returns everything at once), leaving the fd open:
@@ -199,8 +205,8 @@ ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 /* The same, fd not kept. */
 ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 /* Read a small file to its end (proc files may come in pieces) and close
- * it; -EBADFD when it is empty or unreadable for now and not a regular
- * file (a FIFO), else as above. */
+ * it; -EBADFD when it is empty or unreadable for now and check_regular()
+ * refuses it (a FIFO), else as above. */
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 

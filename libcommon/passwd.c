@@ -8,12 +8,12 @@
  * only the name's match and the id are kept.
  *
  * The file is opened O_NONBLOCK: a FIFO or a device at /etc/passwd must
- * not hang a mount. Whether it is a regular file is asked (fstat) only
+ * not hang a mount, nor /dev/zero stream forever. Whether it is a regular
+ * file is asked (check_regular: /dev/null passes as an empty file) only
  * when one buffer did not answer: the common lookup stays three syscalls. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -88,10 +88,8 @@ int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 	for (;;) {
 		r = line_stream_next(&lr, &p);
 		if (!checked && (r <= 0 || lr.bytes_read > cap)) {
-			struct stat st;
-
 			checked = 1;
-			if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+			if (check_regular(fd, r == 0 && lr.bytes_read == 0) < 0)
 				return -EBADFD;
 		}
 		if (r <= 0)

@@ -33,6 +33,17 @@ static ssize_t read_fd(int fd, char *buf, size_t cap, int one_read)
 	}
 }
 
+int check_regular(int fd, int gave_nothing)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return 0;   /* let the read's own result speak */
+	if (S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && gave_nothing))
+		return 0;
+	return -EBADFD;
+}
+
 ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 			     size_t cap, int *fd)
 {
@@ -58,7 +69,6 @@ ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap)
 {
 	int fd = openat(dirfd, path, OPEN_REGULAR);
-	struct stat st;
 	ssize_t ret;
 
 	if (fd < 0)
@@ -66,8 +76,7 @@ ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 	ret = read_fd(fd, buf, cap, 0);
 	/* Nothing (or EAGAIN) is what a FIFO gives with O_NONBLOCK: only
 	 * then is the type worth a syscall. */
-	if ((ret == 0 || ret == -EAGAIN) && fstat(fd, &st) == 0 &&
-	    !S_ISREG(st.st_mode))
+	if ((ret == 0 || ret == -EAGAIN) && check_regular(fd, ret == 0) < 0)
 		ret = -EBADFD;
 	close(fd);
 	return ret;
