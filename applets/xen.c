@@ -160,10 +160,9 @@ int xen_parse_version_value(const char *buf, size_t len, size_t *start,
 	return 0;
 }
 
-void xen_fds_init(struct xen_fds *f, int close_now)
+void xen_fds_init(struct xen_fds *f)
 {
 	f->n = 0;
-	f->close_now = close_now;
 }
 
 void xen_fds_close(struct xen_fds *f)
@@ -174,9 +173,9 @@ void xen_fds_close(struct xen_fds *f)
 
 /* One sysfs file into buf: the byte count or -errno, -EBADFD when it is
  * not a regular file. The fd is held in f (the exec path saves the close:
- * O_CLOEXEC does it), unless f says close now or is full; when an open
- * runs out of fds (RLIMIT_NOFILE), the held ones are closed and the open
- * retried, so a low limit never blames a good file. */
+ * O_CLOEXEC does it; the others exit right after); when an open runs out
+ * of fds (RLIMIT_NOFILE), the held ones are closed and the open retried,
+ * so a low limit never blames a good file. */
 static ssize_t read_sysfs(struct xen_fds *f, const char *path, char *buf,
 			  size_t cap)
 {
@@ -191,12 +190,12 @@ static ssize_t read_sysfs(struct xen_fds *f, const char *path, char *buf,
 		return n;
 	/* Nothing, or EAGAIN, is what a FIFO gives with O_NONBLOCK: only
 	 * then is the file type worth a syscall. */
-	if ((n == 0 || n == -EAGAIN) && check_regular(fd, n == 0) < 0)
+	if (n == -EAGAIN || (n == 0 && check_empty_regular(fd) < 0))
 		n = -EBADFD;
-	if (f->close_now || f->n == ARRAY_SIZE(f->fd))
-		close(fd);
-	else
+	if (f->n < ARRAY_SIZE(f->fd))
 		f->fd[f->n++] = fd;
+	else
+		close(fd);
 	return n;
 }
 
@@ -293,8 +292,15 @@ size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 #define xen_error(status, ...) xen_error_strv(status, STR_LIST(__VA_ARGS__))
 static _Noreturn void xen_error_strv(int status, const char *const *list)
 {
-	write_line(2, "ERROR:  ", list, "\n");
+	write_line(2, STR_LIST("ERROR:  "), list, STR_LIST("\n"));
 	_exit(status);
+}
+
+/* Why a sysfs file could not be read: read_sysfs's -EBADFD is a FIFO or
+ * a socket where a regular file belongs. */
+static const char *read_error_text(int err)
+{
+	return err == EBADFD ? "not a regular file" : errno_text(err);
 }
 
 /* The checks both scripts make, in their order: is this Xen at all? */
@@ -310,12 +316,9 @@ static void check_hypervisor_type(struct xen_fds *f)
 	if (xt.err == EFBIG)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
 			  SYSFS_TYPE " is larger than a page");
-	if (xt.err == EBADFD)
-		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE " is not a regular file");
 	if (xt.err)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE ": ", errno_text(xt.err));
+			  SYSFS_TYPE ": ", read_error_text(xt.err));
 	if (strcmp(xt.value, "xen") == 0)
 		return;
 	if (xt.len == 0)
@@ -336,12 +339,9 @@ static _Noreturn void bad_version(const struct xen_version *xv)
 	char shown[XEN_VERSION_FILE_MAX];
 	size_t len = xv->raw_len;
 
-	if (xv->err == EBADFD)
-		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
-			  xv->bad_file, ": not a regular file");
 	if (xv->err)
 		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
-			  xv->bad_file, ": ", errno_text(xv->err));
+			  xv->bad_file, ": ", read_error_text(xv->err));
 	if (len == 0)
 		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
 			  ": the file is empty");
@@ -366,23 +366,18 @@ static _Noreturn void no_version_dir(const char *v)
 static _Noreturn void cannot_execute(const char *version, const char *command)
 {
 	char shown[4096];
-	size_t len = strlen(command), done = 0;
-	const char *head[] = { "Unable to execute " XEN_LIB_PREFIX, version,
-			       "/bin/", NULL, NULL };
+	size_t len = strlen(command), done = 0, n;
+	const char *msg[] = { "ERROR:  Unable to execute " XEN_LIB_PREFIX,
+			      version, "/bin/", shown, NULL };
+	const char *const *parts = msg;
 
-	if (escape_octal(shown, sizeof(shown), command, len, 0) < sizeof(shown)) {
-		head[3] = shown;
-		xen_error_strv(EXIT_NO_TOOLS, head);
-	}
-	write_line(2, "ERROR:  ", head, "");
-	while (done < len) {
-		size_t n = len - done < 1000 ? len - done : 1000;
-
+	do {   /* one write(2) unless the command is over 1000 bytes */
+		n = len - done < 1000 ? len - done : 1000;
 		escape_octal(shown, sizeof(shown), command + done, n, 0);
-		write_all(2, shown, strlen(shown));
 		done += n;
-	}
-	write_all(2, "\n", 1);
+		write_line(2, NULL, parts, done == len ? STR_LIST("\n") : NULL);
+		parts = msg + 3;
+	} while (done < len);
 	_exit(EXIT_NO_TOOLS);
 }
 
@@ -437,34 +432,28 @@ static _Noreturn void exec_xen_tool(const char *command, char **argv)
 	struct xen_fds fds;
 	char path[4096];
 	char *no_args[2] = { NULL, NULL };
-	int tried = 0;
+	int have_version;
 
 	if (!argv[0])
 		argv = no_args;   /* execve with an empty argv */
-	xen_fds_init(&fds, 0);
-	if (xen_read_version(&xv, &fds) == 0 &&
-	    xen_tool_path(path, sizeof(path), xv.str, command) == 0) {
+	xen_fds_init(&fds);
+	have_version = xen_read_version(&xv, &fds) == 0;
+	if (have_version && xen_tool_path(path, sizeof(path), xv.str, command) == 0) {
 		/* dash execs "$DIR/$COMMAND": argv[0] is the full path. */
 		argv[0] = path;
 		execve(path, argv, environ);
-		tried = 1;
 	}
 
 	/* The slow path, in the script's order, off the exec path: what
-	 * was read is closed, and read again as the script reads it. */
+	 * was read is closed (a low RLIMIT_NOFILE, fds 0-2 closed: no
+	 * message goes to a sysfs fd). */
 	xen_fds_close(&fds);
-	xen_fds_init(&fds, 1);
 	check_hypervisor_type(&fds);
-	if (xen_read_version(&xv, &fds) < 0)
+	xen_fds_close(&fds);   /* the directory check needs an fd */
+	if (!have_version)
 		bad_version(&xv);
 	if (!version_dir_exists(&xv))
 		no_version_dir(xv.str);
-	/* The first read failed for a reason that has gone away (out of
-	 * fds, a file that changed): exec as the script would. */
-	if (!tried && xen_tool_path(path, sizeof(path), xv.str, command) == 0) {
-		argv[0] = path;
-		execve(path, argv, environ);
-	}
 	cannot_execute(xv.str, command);
 }
 
@@ -519,7 +508,7 @@ int xen_toolstack_wrapper_main(int argc, char **argv)
  * more); read_sysfs closes them when fds run out. */
 static void get_version(struct xen_version *xv, struct xen_fds *fds)
 {
-	xen_fds_init(fds, 0);
+	xen_fds_init(fds);
 	check_hypervisor_type(fds);
 	if (xen_read_version(xv, fds) < 0)
 		bad_version(xv);

@@ -30,9 +30,8 @@ struct xen_type {
 struct xen_fds {
 	int fd[3];
 	unsigned n;
-	int close_now;   /* close each file once read */
 };
-void xen_fds_init(struct xen_fds *f, int close_now);
+void xen_fds_init(struct xen_fds *f);
 void xen_fds_close(struct xen_fds *f);
 
 /* Validate a major/minor file's content; *start, *digits locate the

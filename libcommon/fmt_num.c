@@ -6,8 +6,6 @@ size_t fmt_u64_base(char *buf, uint64_t v, unsigned base)
 	char tmp[64];
 	size_t n = 0;
 
-	if (base < 2 || base > 16)
-		base = 10;
 	do {
 		tmp[n++] = "0123456789abcdef"[v % base];
 		v /= base;

@@ -81,12 +81,13 @@ int write_all(int fd, const void *buf, size_t len);
  * not a crash in a va_arg loop. tests/unit/typed-messages.sh checks it. */
 #define STR_LIST(...) ((const char *const []){ __VA_ARGS__, (const char *)0 })
 
-/* head + the strings of list + tail, as one write(2) where it all fits in
- * 4 KiB (so concurrent writers do not interleave lines), else in parts,
- * never cut. 0 or -errno. */
-int write_line(int fd, const char *head, const char *const *list,
-	       const char *tail);
-#define write_strs(fd, ...) write_line(fd, "", STR_LIST(__VA_ARGS__), "")
+/* The strings of head, list and tail (each a null-terminated array; head
+ * and tail may be NULL) as one write(2) where they fit in 4 KiB (so
+ * concurrent writers do not interleave lines), else in parts, never cut.
+ * 0 or -errno. */
+int write_line(int fd, const char *const *head, const char *const *list,
+	       const char *const *tail);
+#define write_strs(fd, ...) write_line(fd, NULL, STR_LIST(__VA_ARGS__), NULL)
 
 /* For an applet's final output: 0 when ret (a write result) is 0, else
  * "APPLET: cannot write to stdout: REASON" on stderr and 1. */
@@ -132,7 +133,7 @@ int parse_u64(const char *s, uint64_t *out);         /* decimal, whole string */
 int parse_u32(const char *s, uint32_t *out);         /* decimal, whole string */
 
 /* The one number formatter: the digits of v in base 2..16 (lowercase, no
- * prefix, no NUL) into buf; returns the length (<= 64; <= 20 in base 10,
+ * prefix, no NUL; another base is a bug) into buf; returns the length (<= 64; <= 20 in base 10,
  * so FMT_U64_MAX bytes hold any base 8, 10 or 16 number). */
 #define FMT_U64_MAX 22
 size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
@@ -188,12 +189,15 @@ const char *shown_input(char *out, size_t cap, const char *in, size_t len);
  * the helpers say -EBADFD (systemd's convention); a message should say
  * "not a regular file", errno_text() cannot. */
 #define OPEN_REGULAR (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-/* 0 when fd may be read as the regular file expected: a regular file, or
- * a character device that gave nothing (/dev/null standing in for an
- * empty file); -EBADFD for a FIFO, a socket, a directory, or a device
- * that streams (/dev/zero). gave_nothing: the reads so far returned
- * nothing. One fstat: callers ask only when a result is suspicious. */
-int check_regular(int fd, int gave_nothing);
+/* Is fd, opened as a regular file, one? Asked only of a suspicious result
+ * (a regular file never says EAGAIN: that alone is -EBADFD). Two
+ * questions, so that the one on the Xen path needs no stat code:
+ * - it gave nothing: 0 for an empty file (or /dev/null standing in for
+ *   one), -EBADFD for a FIFO or a socket (lseek says ESPIPE);
+ * - it streams on past a buffer: 0 for a regular file, -EBADFD for a
+ *   device like /dev/zero (or anything else that is not S_IFREG). */
+int check_empty_regular(int fd);
+int check_stream_regular(int fd);
 
 /* Read a small file (sysfs value) with one openat and one read(2) (a
  * sysfs or regular file returns everything at once), leaving the fd open:
@@ -205,8 +209,8 @@ ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 /* The same, fd not kept. */
 ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 /* Read a small file to its end (proc files may come in pieces) and close
- * it; -EBADFD when it is empty or unreadable for now and check_regular()
- * refuses it (a FIFO), else as above. */
+ * it; -EBADFD for a FIFO or a socket (see check_empty_regular), else as
+ * above. */
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 

@@ -9,8 +9,9 @@
  *
  * The file is opened O_NONBLOCK: a FIFO or a device at /etc/passwd must
  * not hang a mount, nor /dev/zero stream forever. Whether it is a regular
- * file is asked (check_regular: /dev/null passes as an empty file) only
- * when one buffer did not answer: the common lookup stays three syscalls. */
+ * file is asked only when the answer is not in the first buffer (an
+ * empty file: /dev/null passes as one; a second buffer: fstat), so the
+ * common lookup stays openat + read + close. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -87,9 +88,14 @@ int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 	line_stream_init(&lr, fd, buf, cap);
 	for (;;) {
 		r = line_stream_next(&lr, &p);
-		if (!checked && (r <= 0 || lr.bytes_read > cap)) {
-			checked = 1;
-			if (check_regular(fd, r == 0 && lr.bytes_read == 0) < 0)
+		if (r == -EAGAIN)
+			return -EBADFD;   /* a FIFO with a silent writer */
+		if (!checked && r == 0 && lr.bytes_read == 0 &&
+		    check_empty_regular(fd) < 0)
+			return -EBADFD;   /* a FIFO without a writer */
+		if (!checked && lr.bytes_read > cap) {
+			checked = 1;      /* a second buffer: not /dev/zero? */
+			if (check_stream_regular(fd) < 0)
 				return -EBADFD;
 		}
 		if (r <= 0)

@@ -33,15 +33,16 @@ static ssize_t read_fd(int fd, char *buf, size_t cap, int one_read)
 	}
 }
 
-int check_regular(int fd, int gave_nothing)
+int check_empty_regular(int fd)
+{
+	return lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE ? -EBADFD : 0;
+}
+
+int check_stream_regular(int fd)
 {
 	struct stat st;
 
-	if (fstat(fd, &st) < 0)
-		return 0;   /* let the read's own result speak */
-	if (S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && gave_nothing))
-		return 0;
-	return -EBADFD;
+	return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) ? -EBADFD : 0;
 }
 
 ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
@@ -76,7 +77,7 @@ ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 	ret = read_fd(fd, buf, cap, 0);
 	/* Nothing (or EAGAIN) is what a FIFO gives with O_NONBLOCK: only
 	 * then is the type worth a syscall. */
-	if ((ret == 0 || ret == -EAGAIN) && check_regular(fd, ret == 0) < 0)
+	if (ret == -EAGAIN || (ret == 0 && check_empty_regular(fd) < 0))
 		ret = -EBADFD;
 	close(fd);
 	return ret;

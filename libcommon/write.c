@@ -50,15 +50,18 @@ static void gather_put(struct gather *g, const char *s)
 	g->len += n;
 }
 
-int write_line(int fd, const char *head, const char *const *list,
-	       const char *tail)
+int write_line(int fd, const char *const *head, const char *const *list,
+	       const char *const *tail)
 {
-	struct gather g = { .fd = fd };
+	const char *const *parts[3] = { head, list, tail };
+	struct gather g;   /* not zeroed: buf is written before it is read */
 
-	gather_put(&g, head);
-	for (; *list; list++)
-		gather_put(&g, *list);
-	gather_put(&g, tail);
+	g.fd = fd;
+	g.ret = 0;
+	g.len = 0;
+	for (int i = 0; i < 3; i++)
+		for (const char *const *s = parts[i]; s && *s; s++)
+			gather_put(&g, *s);
 	if (g.len && g.ret == 0)
 		g.ret = write_all(fd, g.buf, g.len);
 	return g.ret;

@@ -60,11 +60,11 @@ for cmd in xen-version xen-dir "xen-dir" "/usr/bin/forkless xl" xl; do
 		r $cmd
 done
 set_state "$root" type-fifo
-expect "fifo/type: xen-version says so" 1 "" "${E}Can't read hypervisor type from sysfs: $SYS/type is $nonreg$n" -- \
+expect "fifo/type: xen-version says so" 1 "" "${E}Can't read hypervisor type from sysfs: $SYS/type: $nonreg$n" -- \
 	r xen-version
 tool "fifo/type: xl runs the tool (the type is read only to explain a failure)" 'exec xl list'
 set_state "$root" type-fifo-tool-missing
-expect "fifo/type: xl's slow path says so" 1 "" "${E}Can't read hypervisor type from sysfs: $SYS/type is $nonreg$n" -- \
+expect "fifo/type: xl's slow path says so" 1 "" "${E}Can't read hypervisor type from sysfs: $SYS/type: $nonreg$n" -- \
 	r xl list
 set_state "$root" ok
 
