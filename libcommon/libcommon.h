@@ -190,12 +190,12 @@ const char *shown_input(char *out, size_t cap, const char *in, size_t len);
  * "not a regular file", errno_text() cannot. */
 #define OPEN_REGULAR (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 /* Is fd, opened as a regular file, one? Asked only of a suspicious result
- * (a regular file never says EAGAIN: that alone is -EBADFD). Two
- * questions, so that the one on the Xen path needs no stat code:
+ * (a regular file never says EAGAIN: that alone is -EBADFD), with one
+ * lseek (no stat code in the binary):
  * - it gave nothing: 0 for an empty file (or /dev/null standing in for
  *   one), -EBADFD for a FIFO or a socket (lseek says ESPIPE);
- * - it streams on past a buffer: 0 for a regular file, -EBADFD for a
- *   device like /dev/zero (or anything else that is not S_IFREG). */
+ * - it streams on past a buffer: 0 for a regular file (its read position
+ *   moved), -EBADFD for a device like /dev/zero or a pipe. */
 int check_empty_regular(int fd);
 int check_stream_regular(int fd);
 

@@ -4,7 +4,6 @@
  * not hang the open or the read; it costs no syscall. */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -40,9 +39,10 @@ int check_empty_regular(int fd)
 
 int check_stream_regular(int fd)
 {
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) ? -EBADFD : 0;
+	/* A regular file's read position moves with what was read; a pipe
+	 * has none (ESPIPE), a device like /dev/zero keeps it at 0. (No
+	 * fstat: musl's goes through fstatat's statx fallback, 0.5 KiB.) */
+	return lseek(fd, 0, SEEK_CUR) > 0 ? 0 : -EBADFD;
 }
 
 ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,

@@ -97,6 +97,9 @@ rm -f "$root/etc/passwd"
 mknod -m 444 "$root/etc/passwd" c 1 5   # /dev/zero: a stream without lines
 nonreg "/dev/zero"
 rm -f "$root/etc/passwd"
+mknod -m 444 "$root/etc/passwd" c 1 9   # /dev/urandom: lines of noise, forever
+nonreg "/dev/urandom"
+rm -f "$root/etc/passwd"
 mknod -m 444 "$root/etc/passwd" c 1 3   # /dev/null: an empty file
 says "passwd//dev/null is an empty file" 1 "no such user in /etc/passwd" uid=root
 rm -f "$root/etc/passwd"
