@@ -20,96 +20,66 @@
 #include "libcommon.h"
 #include "mountopt.h"
 
-/* A line as it streams by: NAME:PASSWORD:ID[:...]. */
-struct id_line {
-	const char *name;
-	size_t len;
-	size_t matched;     /* bytes of the name field that matched */
-	unsigned field;     /* 0 name, 1 password, 2 id, 3 the rest */
-	int other;          /* the name field is not NAME */
-	int bad_id;         /* a non-digit, or too large, in the id */
-	unsigned digits;
-	uint64_t id;
-};
-
-static void line_start(struct id_line *l, const char *name, size_t len)
-{
-	memset(l, 0, sizeof(*l));
-	l->name = name;
-	l->len = len;
-}
-
-static void line_feed(struct id_line *l, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && !l->other && l->field < 3; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == ':') {
-			if (l->field == 0 && l->matched != l->len)
-				l->other = 1;
-			l->field++;
-		} else if (l->field == 0) {
-			if (l->matched < l->len && c == (unsigned char)l->name[l->matched])
-				l->matched++;
-			else
-				l->other = 1;
-		} else if (l->field == 2) {
-			if (c < '0' || c > '9' || l->id >= UINT32_MAX)
-				l->bad_id = 1;
-			else
-				l->id = l->id * 10 + (c - '0');
-			l->digits++;
-		}
-	}
-}
-
-/* At the end of a line: 0 NAME with a valid id, 1 another name, -EINVAL
- * NAME with a malformed id (none, empty, not decimal, >= 4294967295). */
-static int line_end(const struct id_line *l)
-{
-	if (l->other || l->field == 0)
-		return 1;
-	if (l->field < 2 || l->bad_id || l->digits == 0 || l->id >= UINT32_MAX)
-		return -EINVAL;
-	return 0;
-}
-
 int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 		 char *buf, size_t cap)
 {
-	struct line_stream lr;
+	struct line_stream ls;
 	struct line_piece p;
-	struct id_line l;
-	int checked = 0, r;
+	/* The line as it streams by, NAME:PASSWORD:ID[:...]: matched is the
+	 * count of NAME's bytes seen (-1: another name), field the fields
+	 * passed (3: the id is complete, the rest does not matter). */
+	long matched = 0;
+	unsigned field = 0, digits = 0;
+	int bad = 0, checked = 0, r;
+	uint64_t id = 0;
 
 	res->line = 0;
 	if (len == 0 || memchr(name, ':', len) || memchr(name, '\n', len))
 		return -ENOENT;
-	line_stream_init(&lr, fd, buf, cap);
-	for (;;) {
-		r = line_stream_next(&lr, &p);
-		if (r == -EAGAIN)
-			return -EBADFD;   /* a FIFO with a silent writer */
-		if (!checked && r == 0 && lr.bytes_read == 0 &&
-		    check_empty_regular(fd) < 0)
-			return -EBADFD;   /* a FIFO without a writer */
-		if (!checked && lr.bytes_read > cap) {
-			checked = 1;      /* a second buffer: not /dev/zero? */
+	line_stream_init(&ls, fd, buf, cap);
+	while ((r = line_stream_next(&ls, &p)) > 0) {
+		if (p.first) {
+			matched = 0;
+			field = digits = 0;
+			bad = 0;
+			id = 0;
+			res->line++;
+		}
+		for (size_t i = 0; i < p.len && matched >= 0 && field < 3; i++) {
+			unsigned c = (unsigned char)p.data[i];
+
+			if (c == ':') {
+				if (field++ == 0 && (size_t)matched != len)
+					matched = -1;
+			} else if (field == 0) {
+				matched = (size_t)matched < len &&
+					c == (unsigned char)name[matched] ?
+					matched + 1 : -1;
+			} else if (field == 2) {
+				/* digits only, below 4294967295 */
+				if (c - '0' > 9 || id >= UINT32_MAX)
+					bad = 1;
+				else
+					id = id * 10 + (c - '0');
+				digits++;
+			}
+		}
+		if (p.last && matched >= 0 && field > 0) {
+			res->id = (uint32_t)id;
+			return field < 2 || bad || !digits || id >= UINT32_MAX ?
+				-EINVAL : 0;
+		}
+		if (!checked && ls.bytes_read > cap) {
+			checked = 1;   /* a second buffer: not /dev/zero? */
 			if (check_stream_regular(fd) < 0)
 				return -EBADFD;
 		}
-		if (r <= 0)
-			return r == 0 ? -ENOENT : r;
-		if (p.first) {
-			line_start(&l, name, len);
-			res->line++;
-		}
-		line_feed(&l, p.data, p.len);
-		if (p.last && (r = line_end(&l)) <= 0) {
-			res->id = (uint32_t)l.id;
-			return r;
-		}
 	}
+	if (r == -EAGAIN)
+		return -EBADFD;    /* a FIFO with a silent writer */
+	if (r == 0 && ls.bytes_read == 0 && check_empty_regular(fd) < 0)
+		return -EBADFD;    /* a FIFO without a writer */
+	return r == 0 ? -ENOENT : r;
 }
 
 int lookup_id(const char *path, const char *name, size_t len,
@@ -119,8 +89,6 @@ int lookup_id(const char *path, const char *name, size_t len,
 	int fd, ret;
 
 	res->line = 0;
-	if (len == 0 || memchr(name, ':', len) || memchr(name, '\n', len))
-		return -ENOENT;
 	fd = openat(AT_FDCWD, path, OPEN_REGULAR);
 	if (fd < 0)
 		return -errno;
