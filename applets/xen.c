@@ -366,13 +366,14 @@ static _Noreturn void no_version_dir(const char *v)
 static _Noreturn void cannot_execute(const char *version, const char *command)
 {
 	char shown[4096];
-	size_t len = strlen(command), done = 0, n;
+	size_t len = strlen(command), done = 0;
 	const char *msg[] = { "ERROR:  Unable to execute " XEN_LIB_PREFIX,
 			      version, "/bin/", shown, NULL };
 	const char *const *parts = msg;
 
 	do {   /* one write(2) unless the command is over 1000 bytes */
-		n = len - done < 1000 ? len - done : 1000;
+		size_t n = len - done < 1000 ? len - done : 1000;
+
 		escape_octal(shown, sizeof(shown), command + done, n, 0);
 		done += n;
 		write_line(2, NULL, parts, done == len ? STR_LIST("\n") : NULL);

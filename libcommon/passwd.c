@@ -33,6 +33,7 @@ int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 	int bad = 0, checked = 0, r;
 	uint64_t id = 0;
 
+	res->id = 0;
 	res->line = 0;
 	if (len == 0 || memchr(name, ':', len) || memchr(name, '\n', len))
 		return -ENOENT;
@@ -88,6 +89,7 @@ int lookup_id(const char *path, const char *name, size_t len,
 	char buf[4096];
 	int fd, ret;
 
+	res->id = 0;
 	res->line = 0;
 	fd = openat(AT_FDCWD, path, OPEN_REGULAR);
 	if (fd < 0)
