@@ -1,9 +1,15 @@
-/* libcommon.h - the few helpers several forkless applets share.
+/* libcommon.h - the helpers several forkless applets share; none of them
+ * knows an applet.
  *
- * Conventions (see STYLE.md): helpers return 0 or a negative errno and
- * never exit; applets decide exit codes. Nothing here uses stdio or the
- * heap, so any helper may be called on a hot path. One function (or one
- * tight family) per .c file so a static link pulls in only what is used.
+ * Conventions: helpers return 0 or a negative errno and never exit (the
+ * die_* message helpers excepted: the applet passes the exit status);
+ * applets decide exit codes. Nothing here uses stdio or the heap, so any
+ * helper may be called on a hot path. One copy of each primitive: one line
+ * reader, one directory iterator (dirent64.h), one number formatter, one
+ * usage-error helper, one escape-and-cut for messages, one option scanner.
+ * Files hold one function or one tight family, for the reader: objects are
+ * linked directly with -ffunction-sections and --gc-sections, so what is
+ * unused is dropped whatever the file layout.
  */
 #ifndef FORKLESS_LIBCOMMON_H
 #define FORKLESS_LIBCOMMON_H
@@ -11,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include "autoconf.h"   /* generated from .config: ENABLE_X is 0 or 1 */
@@ -70,32 +77,36 @@ int forkless_install(int argc, char **argv);
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 
-/* The string-list helpers below take any number of strings; the macros
- * end the list with a typed null pointer, so call sites never write the
- * sentinel (a bare NULL may be an int 0, which va_arg(const char *) must
- * not read). */
-#define STR_LIST_END ((const char *)0)
+/* The string-list helpers below take any number of strings as a typed
+ * array: the macros build a compound literal of const char * ending in a
+ * null pointer, so an argument that is not a string (an int, a size_t) is
+ * a compile error (-Werror: int-conversion, incompatible-pointer-types),
+ * not a crash in a va_arg loop. tests/unit/typed-messages.sh checks it. */
+#define STR_LIST(...) ((const char *const []){ __VA_ARGS__, (const char *)0 })
 
-/* Write the strings to fd as one write(2) where they fit in 4 KiB (so
- * concurrent writers do not interleave), else in parts, never cut. */
-int write_strs_list(int fd, const char *first, ...);
-#define write_strs(fd, ...) write_strs_list(fd, __VA_ARGS__, STR_LIST_END)
-
-/* head + the strings up to a null pointer + tail, as one write(2) where it
- * fits in 4 KiB. 0 or -errno. */
-int write_line_va(int fd, const char *head, const char *first, va_list ap,
-		  const char *tail);
+/* The strings of head, list and tail (each a null-terminated array; head
+ * and tail may be NULL) as one write(2) where they fit in 4 KiB (so
+ * concurrent writers do not interleave lines), else in parts, never cut.
+ * 0 or -errno. */
+int write_line(int fd, const char *const *head, const char *const *list,
+	       const char *const *tail);
+#define write_strs(fd, ...) write_line(fd, NULL, STR_LIST(__VA_ARGS__), NULL)
 
 /* For an applet's final output: 0 when ret (a write result) is 0, else
  * "APPLET: cannot write to stdout: REASON" on stderr and 1. */
 int stdout_status(int ret);
 
-/* "APPLET: " + strings + "\n" on stderr. */
-void warn_msg_list(const char *first, ...);
-#define warn_msg(...) warn_msg_list(__VA_ARGS__, STR_LIST_END)
+/* The one message style: "APPLET: " + strings + "\n" on stderr. */
+void warn_strv(const char *const *list);
+#define warn_msg(...) warn_strv(STR_LIST(__VA_ARGS__))
 /* warn_msg(), then _exit(status). */
-_Noreturn void die_msg_list(int status, const char *first, ...);
-#define die_msg(status, ...) die_msg_list(status, __VA_ARGS__, STR_LIST_END)
+_Noreturn void die_strv(int status, const char *const *list);
+#define die_msg(status, ...) die_strv(status, STR_LIST(__VA_ARGS__))
+/* The one usage-error style: "APPLET: " + strings +
+ * " (try APPLET --help)\n" on stderr, then _exit(status). forkless uses
+ * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
+_Noreturn void die_usage_strv(int status, const char *const *list);
+#define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */
@@ -109,8 +120,11 @@ void outbuf_init(struct outbuf *ob, int fd);
 void outbuf_put(struct outbuf *ob, const void *data, size_t len);
 void outbuf_puts(struct outbuf *ob, const char *s);
 void outbuf_putc(struct outbuf *ob, char c);
-void outbuf_put_u64(struct outbuf *ob, uint64_t v);
+/* v in base 10, 8 or 16 (fmt_u64_base's digits). */
+void outbuf_put_num(struct outbuf *ob, uint64_t v, unsigned base);
 int outbuf_flush(struct outbuf *ob);
+/* Old name, until the cgroup applet calls outbuf_put_num. */
+#define outbuf_put_u64(ob, v) outbuf_put_num(ob, v, 10)
 
 /* ---- numbers (parse_num.c, fmt_num.c) ---------------------------------- */
 
@@ -121,8 +135,14 @@ int parse_u64_base(const char *s, size_t len, unsigned base, uint64_t *out);
 int parse_u64(const char *s, uint64_t *out);         /* decimal, whole string */
 int parse_u32(const char *s, uint32_t *out);         /* decimal, whole string */
 
-/* Decimal digits of v into buf (no NUL); returns the length (<= 20). */
-size_t fmt_u64(char *buf, uint64_t v);
+/* The one number formatter: the digits of v in base 2..16 (lowercase, no
+ * prefix, no NUL; another base is a bug) into buf; returns the length (<= 64; <= 20 in base 10,
+ * so FMT_U64_MAX bytes hold any base 8, 10 or 16 number). */
+#define FMT_U64_MAX 22
+size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
+/* Old name (decimal), until the mount and cgroup applets call
+ * fmt_u64_base. */
+#define fmt_u64(buf, v) fmt_u64_base(buf, v, 10)
 
 /* ---- strings and paths (str.c, relpath.c, escape.c) -------------------- */
 
@@ -164,28 +184,94 @@ size_t escape_c(char *out, size_t cap, const char *in, size_t len);
  * escape. Returns out. */
 const char *shown_input(char *out, size_t cap, const char *in, size_t len);
 
-/* ---- files (read_file.c) ----------------------------------------------- */
+/* ---- files (read_file.c, line_stream.c) -------------------------------- */
 
-/* Read a small file (sysfs value) with openat+read on O_CLOEXEC, without
- * closing (callers on an exec path rely on O_CLOEXEC; others call
- * read_small_file_close). Returns the byte count, or -errno. When the file
- * holds cap bytes or more, returns -EFBIG after reading cap bytes. */
+/* Files forkless expects to be regular files (sysfs values, /etc/passwd)
+ * are opened O_NONBLOCK, so a FIFO or a device put there cannot hang the
+ * open or the read. When such a file turns out not to be a regular file,
+ * the helpers say -EBADFD (systemd's convention); a message should say
+ * "not a regular file", errno_text() cannot. */
+#define OPEN_REGULAR (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+/* Is fd, opened as a regular file, one? Asked only of a suspicious result
+ * (a regular file never says EAGAIN: that alone is -EBADFD), with one
+ * lseek (no stat code in the binary):
+ * - it gave nothing: 0 for an empty file (or /dev/null standing in for
+ *   one), -EBADFD for a FIFO or a socket (lseek says ESPIPE);
+ * - it streams on past a buffer: 0 for a regular file (its read position
+ *   moved), -EBADFD for a device like /dev/zero or a pipe. */
+int check_empty_regular(int fd);
+int check_stream_regular(int fd);
+
+/* Read a small file (sysfs value) with one openat and one read(2) (a
+ * sysfs or regular file returns everything at once), leaving the fd open:
+ * for an exec path, where O_CLOEXEC closes it. *fd gets the fd (or -1)
+ * so that a caller that does not exec can close it. Returns the byte
+ * count, or -errno; -EFBIG when the file holds cap bytes or more. */
+ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
+			     size_t cap, int *fd);
+/* The same, fd not kept. */
 ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
+/* Read a small file to its end (proc files may come in pieces) and close
+ * it; -EBADFD for a FIFO or a socket (see check_empty_regular), else as
+ * above. */
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 
-/* ---- users and groups (passwd.c) -------------------------------------- */
+/* The one line reader: any line length in bounded memory. A line longer
+ * than the caller's buffer comes in pieces; a piece says whether it
+ * starts and whether it ends its line (the newline itself is never
+ * returned; an unterminated last line ends at end of file). Works on
+ * blocking and non-blocking fds. */
+struct line_stream {
+	int fd;
+	unsigned char eof;
+	unsigned char mid;        /* the last piece did not end its line */
+	char *buf;
+	size_t cap, start, end;   /* unread bytes: buf[start, end) */
+	uint64_t bytes_read;      /* total read(2) so far */
+};
+struct line_piece {
+	const char *data;         /* into the reader's buffer, valid until
+				     the next call */
+	size_t len;
+	unsigned char first;      /* starts a line */
+	unsigned char last;       /* ends it */
+};
+void line_stream_init(struct line_stream *lr, int fd, char *buf, size_t cap);
+/* 1 and *p: the next piece; 0: end of file; -EAGAIN: no data yet on a
+ * non-blocking fd (poll(POLLIN) and call again, nothing is lost);
+ * -errno: a read error. */
+int line_stream_next(struct line_stream *lr, struct line_piece *p);
+
+/* ---- user and group ids (passwd.c) ------------------------------------- */
 
 /* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
- * the third field in both. 0, -ENOENT (no such name), -EINVAL (malformed
- * id on that line), or -errno reading the file. No NSS: a static binary
- * reads the files, as an initramfs has nothing else. */
+ * the third field in both. Streams the file through line_stream (any line
+ * length: a 600-member group line works) keeping only what it compares.
+ * Returns 0 (res->id, and res->line: the line's number, from 1), -ENOENT
+ * (no such name), -EINVAL (the id of NAME's line res->line is not a
+ * number below 4294967295), -EBADFD (not a regular file: a FIFO or a
+ * device cannot hang the lookup), or -errno reading the file. */
+struct id_lookup {
+	uint32_t id;
+	unsigned long line;
+};
+int lookup_id(const char *path, const char *name, size_t len,
+	      struct id_lookup *res);
+/* The same over an open fd, with the caller's buffer (cap >= 1; the fuzz
+ * target uses tiny ones to split lines anywhere). */
+int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
+		 char *buf, size_t cap);
+/* The old interface, until its last caller (mountopt.c) moves to
+ * lookup_id(): 0, -ENOENT, -EINVAL or -errno, as lookup_id. */
 int lookup_id_in_file(const char *path, const char *name, size_t len,
 		      uint32_t *id);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 
-/* strerror() without musl's 2 KiB table: the common errnos by text, any
+/* strerror() without musl's 2 KiB table: every errno a forkless helper or
+ * applet can report, by text (musl's wording for the classic ones, glibc's
+ * for the network ones: tests/unit checks the latter against strerror), any
  * other as "error N". Use this, not strerror(), in every applet. */
 const char *errno_text(int err);
 

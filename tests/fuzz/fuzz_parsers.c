@@ -39,6 +39,8 @@ static void fuzz_read_line(const char *d, size_t n)
 	CHECK(len < sizeof(out) && out[len] == '\0');
 	/* `read` never returns a line break, nor trailing unquoted blanks. */
 	CHECK(memchr(out, '\n', len) == NULL);
+	/* dash drops NUL bytes: the value is never cut at one. */
+	CHECK(memchr(out, '\0', len) == NULL);
 }
 
 static void fuzz_cgroup_id(const char *d, size_t n)
