@@ -242,6 +242,13 @@ void line_stream_init(struct line_stream *lr, int fd, char *buf, size_t cap);
  * non-blocking fd (poll(POLLIN) and call again, nothing is lost);
  * -errno: a read error. */
 int line_stream_next(struct line_stream *lr, struct line_piece *p);
+/* line_stream_next() in its two steps, for a caller that acts before a
+ * read(2) (cgroup-resolve flushes its output when the read would block):
+ * take answers from the buffer alone (1 and *p, 0: end of file, -EAGAIN:
+ * the buffer holds no piece, fill it); fill makes one read(2) (0, or
+ * -errno: -EAGAIN when a non-blocking fd has no data yet). */
+int line_stream_take(struct line_stream *lr, struct line_piece *p);
+int line_stream_fill(struct line_stream *lr);
 
 /* ---- user and group ids (passwd.c) ------------------------------------- */
 

@@ -243,6 +243,26 @@ static void test_line_stream(void)
 	close(pfd[1]);
 	UNIT_CHECK("line_stream/EOF after the writer closes", line_stream_next(&ls, &p) == 0);
 	close(pfd[0]);
+
+	/* take and fill, the two steps: take never reads. */
+	fd = memfile("1\n22\n", 5);
+	line_stream_init(&ls, fd, buf, sizeof(buf));
+	UNIT_CHECK("line_stream/take: nothing buffered, no read",
+		   line_stream_take(&ls, &p) == -EAGAIN && ls.bytes_read == 0);
+	UNIT_CHECK("line_stream/fill: one read", line_stream_fill(&ls) == 0 &&
+		   ls.bytes_read == 4);
+	r = line_stream_take(&ls, &p);
+	UNIT_CHECK("line_stream/take: the first line", r == 1 && p.len == 1 &&
+		   p.data[0] == '1' && p.last);
+	UNIT_CHECK("line_stream/take: a part line waits for fill",
+		   line_stream_take(&ls, &p) == -EAGAIN && ls.bytes_read == 4);
+	UNIT_CHECK("line_stream/fill again", line_stream_fill(&ls) == 0 &&
+		   line_stream_take(&ls, &p) == 1 && p.len == 2 &&
+		   memcmp(p.data, "22", 2) == 0);
+	UNIT_CHECK("line_stream/take: end of file after a fill that reads 0",
+		   line_stream_take(&ls, &p) == -EAGAIN &&
+		   line_stream_fill(&ls) == 0 && line_stream_take(&ls, &p) == 0);
+	close(fd);
 }
 
 static int lookup(const char *file, const char *name, size_t cap, struct id_lookup *res)
