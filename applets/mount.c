@@ -150,16 +150,27 @@ static _Noreturn void die_option(const struct mopt_ctx *ctx)
 	char buf[SHOWN_MAX], extra[256];
 
 	if (ctx->error == MOPT_TOO_LONG) {
-		buf[fmt_u64(buf, ctx->err_len)] = '\0';
+		buf[fmt_u64_base(buf, ctx->err_len, 10)] = '\0';
 		die_msg(EXIT_USAGE, "mount options too long: the ", ctx->fs->type,
 			" mount data would be ", buf, " bytes, the kernel takes "
 			"at most 4095 (nothing is ever cut)");
 	}
 	shown_input(buf, sizeof(buf), ctx->err_opt, ctx->err_len);
 	if (ctx->error == MOPT_UNKNOWN)
-		die_msg(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
-			"' (see --help; -s drops unknown options)");
-	if (ctx->error == MOPT_LOOKUP_FAILED)   /* a system error */
+		die_usage(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
+			  "'; -s drops unknown options");
+	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file &&
+	    ctx->err_errno == EINVAL) {   /* read, but wrong: a system error */
+		extra[fmt_u64_base(extra, ctx->err_line, 10)] = '\0';
+		die_msg(EXIT_SYSTEM, "option '", buf, "': ", ctx->err_file,
+			" line ", extra, ": malformed id (not a number up to "
+			"4294967294)");
+	}
+	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file)
+		die_msg(EXIT_SYSTEM, "option '", buf, "': cannot read ",
+			ctx->err_file, ": ", ctx->err_errno == EBADFD ?
+			"not a regular file" : errno_text(ctx->err_errno));
+	if (ctx->error == MOPT_LOOKUP_FAILED)   /* another resolver's */
 		die_msg(EXIT_SYSTEM, "option '", buf, "': ",
 			mopt_reason_text(ctx->error), ": ",
 			errno_text(ctx->err_errno));
@@ -178,8 +189,8 @@ _Noreturn void mount_usage_error(const char *what, const char *arg)
 {
 	char buf[SHOWN_MAX];
 
-	die_msg(EXIT_USAGE, what, shown_input(buf, sizeof(buf), arg,
-		strlen(arg)), " (try ", applet_name, " --help)");
+	die_usage(EXIT_USAGE, what, shown_input(buf, sizeof(buf), arg,
+						strlen(arg)));
 }
 
 /* ---- the command line -------------------------------------------------- */
@@ -199,7 +210,7 @@ void mount_common_option(struct helper *h, const struct optscan *os, int c)
 	case 'N': h->ns = os->value; return;
 	case 'o':
 		if (h->nopts == MAX_OPTS)
-			mount_usage_error("too many -o options", "");
+			die_usage(EXIT_USAGE, "too many -o options");
 		h->opts[h->nopts++] = os->value;
 		return;
 	case ':':
@@ -224,9 +235,8 @@ void mount_take_operands(struct helper *h, int n, char **argv,
 			 const char *source_name)
 {
 	if (n != 2)
-		die_msg(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
-			"operands", ": expected ", source_name, " DIR (try ",
-			applet_name, " --help)");
+		die_usage(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
+			  "operands", ": expected ", source_name, " DIR");
 	h->source = argv[1];
 	h->target = argv[2];
 }
