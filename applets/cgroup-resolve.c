@@ -87,7 +87,6 @@
 #include <sys/signalfd.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -101,7 +100,7 @@
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
 #define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
 					 the default fanotify queue */
-#define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
+#define REWALK_MS 1000                /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
 #define SHOWN_MAX 256                 /* an input in a message, "..." cut */
@@ -217,7 +216,7 @@ struct cgr {
 	int use_handles;              /* else the walk */
 	int status;
 	size_t prefix_len;            /* (just "/" when mounted there) */
-	long long walked_at;          /* CLOCK_MONOTONIC ns of the last walk,
+	uint64_t walked_at;           /* clock_ms() of the last walk's end,
 					 0 before the first */
 	unsigned walk_fds;            /* fds the walk may hold, 0: not yet
 					 known (walk_window()) */
@@ -315,15 +314,6 @@ static void out_node(void *ctx, char sign, const struct cgr_index *ix,
 		return;
 	}
 	out_line(c, sign, ix->nodes[k].id, c->path, (size_t)n);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* ---- finding the cgroup2 mount ----------------------------------------- */
@@ -724,7 +714,7 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 		ret = cgr_index_hash_all(ix);
 	if (ret < 0)
 		die_err(c->prefix, ret);
-	c->walked_at = now_ns();
+	c->walked_at = clock_ms();
 }
 
 /* Walk mode: as resolve_by_handle. A miss re-walks the tree, but at most
@@ -736,7 +726,7 @@ static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
 	ssize_t n;
 
 	if (k == CGR_NONE &&
-	    (!c->walked_at || now_ns() - c->walked_at >= REWALK_NS)) {
+	    (!c->walked_at || clock_ms() - c->walked_at >= REWALK_MS)) {
 		walk(c, &c->ix);
 		k = cgr_index_find(&c->ix, id);
 	}

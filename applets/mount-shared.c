@@ -214,7 +214,7 @@ static int xen_9pfs_tags(struct xen_state *xs, share_fn *fn, void *ctx)
 {
 	char list[XS_PAYLOAD_MAX + 1], tag[XS_PAYLOAD_MAX + 1];
 	struct xs_request rq = { XS_DIRECTORY, 0, "device/9pfs", NULL, 0 };
-	uint64_t deadline = xs_clock_ms() + XS_REPLY_MS;
+	uint64_t deadline = clock_ms() + XS_REPLY_MS;
 	const char *dev;
 	long llen, tlen;
 	int ret = 0;
@@ -505,7 +505,7 @@ int mount_shared_main(int argc, char **argv)
 	 * folders (the guest device is enumerated before userspace runs, so
 	 * it is looked for once) and virtio-fs devices whose tags the kernel
 	 * does not show (before 6.9; tried again when another appears). */
-	deadline = xs_clock_ms() + wait_s * 1000;
+	deadline = clock_ms() + wait_s * 1000;
 	for (;;) {
 		int untagged;
 		uint64_t now;
@@ -528,7 +528,7 @@ int mount_shared_main(int argc, char **argv)
 		if (vbox < 0)
 			vbox = ENABLE_MOUNT_VBOXSF &&
 			       kinds & KIND(SHARE_VBOXSF) && in_virtualbox();
-		now = xs_clock_ms();
+		now = clock_ms();
 		if (vbox || now >= deadline)
 			break;
 		sleep_ms(deadline - now < 100 ? deadline - now : 100);

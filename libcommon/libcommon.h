@@ -250,6 +250,12 @@ int line_stream_next(struct line_stream *lr, struct line_piece *p);
 int line_stream_take(struct line_stream *lr, struct line_piece *p);
 int line_stream_fill(struct line_stream *lr);
 
+/* ---- time (clock.c) --------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in milliseconds (one raw clock_gettime): what every
+ * deadline and rate limit is measured in. */
+uint64_t clock_ms(void);
+
 /* ---- user and group ids (passwd.c) ------------------------------------- */
 
 /* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is

@@ -3,8 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -74,15 +72,6 @@ int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	return h.type == XS_ERROR ? -error_named(*payload, h.len) : 0;
 }
 
-uint64_t xs_clock_ms(void)
-{
-	struct timespec ts = { 0, 0 };
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Read one reply on fd before the deadline into msg (XS_MSG_MAX bytes). */
 static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 		      uint64_t deadline_ms, const char **payload,
@@ -92,7 +81,7 @@ static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		uint64_t now = xs_clock_ms();
+		uint64_t now = clock_ms();
 		int ret;
 		ssize_t r;
 

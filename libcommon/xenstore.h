@@ -63,14 +63,11 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	      const char **payload, uint32_t *plen);
 
-/* CLOCK_MONOTONIC in milliseconds: what deadlines are measured in. */
-uint64_t xs_clock_ms(void);
-
 /* One request over a new connection, its reply's payload into out (cap
  * bytes; NUL-terminated, so cap > the payload). Returns the payload length
  * or -errno: -ENODEV when neither device exists (not under Xen), the
  * error of open/write/read, -ETIMEDOUT when no whole reply came before
- * deadline_ms (xs_clock_ms() time), -E2BIG when the payload does not fit
+ * deadline_ms (clock_ms() time), -E2BIG when the payload does not fit
  * out, and xs_decode()'s errors. *dev (when not NULL) names the device
  * used, for messages. */
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
