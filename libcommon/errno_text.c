@@ -82,7 +82,8 @@ const char *errno_text(int err)
 	}
 	/* Rare: say the number rather than pretend to know. */
 	str_append(unknown, sizeof(unknown), &len, "error ", 6);
-	n = fmt_u64(digits, (uint64_t)(err < 0 ? -(int64_t)err : err));
+	n = fmt_u64_base(digits, (uint64_t)(err < 0 ? -(int64_t)err : err),
+			 10);
 	if (err < 0)
 		str_append(unknown, sizeof(unknown), &len, "-", 1);
 	str_append(unknown, sizeof(unknown), &len, digits, n);

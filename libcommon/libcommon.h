@@ -123,8 +123,6 @@ void outbuf_putc(struct outbuf *ob, char c);
 /* v in base 10, 8 or 16 (fmt_u64_base's digits). */
 void outbuf_put_num(struct outbuf *ob, uint64_t v, unsigned base);
 int outbuf_flush(struct outbuf *ob);
-/* Old name, until the cgroup applet calls outbuf_put_num. */
-#define outbuf_put_u64(ob, v) outbuf_put_num(ob, v, 10)
 
 /* ---- numbers (parse_num.c, fmt_num.c) ---------------------------------- */
 
@@ -140,9 +138,6 @@ int parse_u32(const char *s, uint32_t *out);         /* decimal, whole string */
  * so FMT_U64_MAX bytes hold any base 8, 10 or 16 number). */
 #define FMT_U64_MAX 22
 size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
-/* Old name (decimal), until the mount and cgroup applets call
- * fmt_u64_base. */
-#define fmt_u64(buf, v) fmt_u64_base(buf, v, 10)
 
 /* ---- strings and paths (str.c, relpath.c, escape.c) -------------------- */
 
@@ -209,8 +204,6 @@ int check_stream_regular(int fd);
  * count, or -errno; -EFBIG when the file holds cap bytes or more. */
 ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 			     size_t cap, int *fd);
-/* The same, fd not kept. */
-ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 /* Read a small file to its end (proc files may come in pieces) and close
  * it; -EBADFD for a FIFO or a socket (see check_empty_regular), else as
  * above. */
@@ -275,10 +268,6 @@ int lookup_id(const char *path, const char *name, size_t len,
  * target uses tiny ones to split lines anywhere). */
 int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 		 char *buf, size_t cap);
-/* The old interface, until its last caller (mountopt.c) moves to
- * lookup_id(): 0, -ENOENT, -EINVAL or -errno, as lookup_id. */
-int lookup_id_in_file(const char *path, const char *name, size_t len,
-		      uint32_t *id);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 

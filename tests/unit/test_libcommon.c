@@ -45,12 +45,12 @@ static void test_fmt(void)
 	char buf[21];
 	size_t n;
 
-	n = fmt_u64(buf, 0);
+	n = fmt_u64_base(buf, 0, 10);
 	buf[n] = 0;
-	UNIT_STREQ("fmt_u64/0", "0", buf);
-	n = fmt_u64(buf, UINT64_MAX);
+	UNIT_STREQ("fmt_u64_base/0", "0", buf);
+	n = fmt_u64_base(buf, UINT64_MAX, 10);
 	buf[n] = 0;
-	UNIT_STREQ("fmt_u64/max", "18446744073709551615", buf);
+	UNIT_STREQ("fmt_u64_base/max", "18446744073709551615", buf);
 
 	char b[FMT_U64_MAX + 1];
 	b[fmt_u64_base(b, 0755, 8)] = 0;
