@@ -103,7 +103,6 @@
 #define REWALK_MS 1000                /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
-#define SHOWN_MAX 256                 /* an input in a message, "..." cut */
 #define LINE_MAX_BYTES 16384          /* stdin, mountinfo: longer is cut */
 /* Where to look without /proc/self/mountinfo, in order: a list of
  * strings rather than a table of pointers (which would need relocating). */
@@ -1279,15 +1278,6 @@ static void hold_std_fds(void)
 		close(fd);
 }
 
-/* A usage error naming the argument (escaped and cut as inputs are). */
-static _Noreturn void usage_error(const char *what, const char *arg)
-{
-	char shown[SHOWN_MAX];
-
-	die_usage(EXIT_USAGE, what, shown_input(shown, sizeof(shown), arg,
-						strlen(arg)));
-}
-
 int cgroup_resolve_main(int argc, char **argv)
 {
 	struct cgr cgr, *c = &cgr;
@@ -1300,9 +1290,6 @@ int cgroup_resolve_main(int argc, char **argv)
 	memset(c, 0, offsetof(struct cgr, out));
 	optscan_init(&os, argc, argv, "plwrm:i:");
 	while ((opt = optscan_next(&os)) != -1) {
-		const char *word = argv[os.index - 1];   /* for errors */
-		char letter[2] = { (char)os.bad_option, '\0' };
-
 		switch (opt) {
 		case 'p': paths = 1; break;
 		case 'l': list = 1; break;
@@ -1310,28 +1297,25 @@ int cgroup_resolve_main(int argc, char **argv)
 		case 'r': c->relative = 1; break;
 		case 'm': mount_dir = os.value; break;
 		case 'i': interval = os.value; break;
-		case ':':
-			usage_error("missing value for -", letter);
-		default:   /* '?': perhaps --walk, the one long option */
-			if (word[0] == '-' && word[1] == '-' &&
-			    strcmp(word, "--walk") != 0)
-				usage_error("unknown option ", word);
-			if (word[1] != '-')
-				usage_error("unknown option -", letter);
+		default:   /* '?' or ':'; perhaps --walk, the one long option */
+			if (opt == ':' ||
+			    strcmp(argv[os.index - 1], "--walk") != 0)
+				die_optscan(EXIT_USAGE, &os, opt);
 			walk_only = 1;
 		}
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
 					&interval_ms) < 0 ||
 			 interval_ms == 0 || interval_ms > INT_MAX))
-		usage_error("-i wants milliseconds (1..2147483647), not ",
-			    interval);
+		die_usage_arg(EXIT_USAGE, "-i wants milliseconds "
+			      "(1..2147483647), not ", interval);
 	if (paths && (list || watching))
 		die_usage(EXIT_USAGE, "-p does not go with -l or -w");
 	if (interval && !watching)
 		die_usage(EXIT_USAGE, "-i goes with -w only");
 	if ((list || watching) && os.noperands > 0)
-		usage_error("-l and -w take no operands, not ", os.operands[0]);
+		die_usage_arg(EXIT_USAGE, "-l and -w take no operands, not ",
+			      os.operands[0]);
 	if (!list && !watching && os.noperands == 0)
 		die_usage(EXIT_USAGE, "missing operand: expected ",
 			  paths ? "PATH..." : "ID... or -");

@@ -481,8 +481,8 @@ int mount_shared_main(int argc, char **argv)
 			mount_common_option(&h, &os, c);
 	}
 	if (wait && (parse_u64(wait, &wait_s) < 0 || wait_s > 86400))
-		mount_usage_error("-w wants a number of seconds (0..86400), "
-				  "not ", wait);
+		die_usage_arg(EXIT_USAGE, "-w wants a number of seconds "
+			      "(0..86400), not ", wait);
 	if (h.ns)
 		mount_enter_ns(h.ns);
 	kinds = wanted_kinds(&h, type);

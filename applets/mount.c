@@ -185,22 +185,10 @@ void mount_check_output(int ret)
 		_exit(EXIT_SYSTEM);
 }
 
-_Noreturn void mount_usage_error(const char *what, const char *arg)
-{
-	char buf[SHOWN_MAX];
-
-	die_usage(EXIT_USAGE, what, shown_input(buf, sizeof(buf), arg,
-						strlen(arg)));
-}
-
 /* ---- the command line -------------------------------------------------- */
 
 void mount_common_option(struct helper *h, const struct optscan *os, int c)
 {
-	/* The argument the scanner stopped at (optscan leaves the slot). */
-	const char *word = os->argv[os->index - 1];
-	char letter[2] = { (char)os->bad_option, '\0' };
-
 	switch (c) {
 	case 's': h->sloppy = 1; return;
 	case 'f': h->fake = 1; return;
@@ -214,14 +202,9 @@ void mount_common_option(struct helper *h, const struct optscan *os, int c)
 		h->opts[h->nopts++] = os->value;
 		return;
 	case ':':
-		mount_usage_error("missing value for -", letter);
 	case '?':
-		if (word[0] == '-' && word[1] == '-') {   /* a long option */
-			if (strcmp(word, "--help") != 0)
-				mount_usage_error("unknown option ", word);
-			break;
-		}
-		mount_usage_error("unknown option -", letter);
+		if (strcmp(os->argv[os->index - 1], "--help") != 0)
+			die_optscan(EXIT_USAGE, os, c);
 	}
 	/* -h, --help */
 	const struct applet *a = find_applet(applet_name);

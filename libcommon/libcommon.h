@@ -107,6 +107,9 @@ _Noreturn void die_strv(int status, const char *const *list);
  * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
 _Noreturn void die_usage_strv(int status, const char *const *list);
 #define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
+/* die_usage() of what + arg, arg shown as messages show inputs
+ * (shown_input: escaped, cut to SHOWN_MAX): "unknown option ", "-\033". */
+_Noreturn void die_usage_arg(int status, const char *what, const char *arg);
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */
@@ -174,6 +177,8 @@ size_t escape_octal(char *out, size_t cap, const char *in, size_t len,
  * escaped in pieces. */
 size_t escape_c(char *out, size_t cap, const char *in, size_t len);
 
+/* The bytes an input takes in a message, at most (shown_input's cap). */
+#define SHOWN_MAX 256
 /* An input as a message shows it: escape_octal() without space escaping,
  * cut to fit cap (>= 8) with "..." marking the cut, never inside an
  * escape. Returns out. */
@@ -300,5 +305,10 @@ void optscan_init(struct optscan *os, int argc, char **argv, const char *spec);
 /* Returns the option letter, -1 at the end, '?' for an unknown option,
  * ':' for a missing value (os->bad_option names it). */
 int optscan_next(struct optscan *os);
+/* The usage error (die_usage_arg) for optscan_next's return c, '?' or ':':
+ * "unknown option -x", "unknown option --long" (the whole word), "missing
+ * value for -o". An applet with a long option of its own (--walk, --help)
+ * looks at argv[os->index - 1] first. */
+_Noreturn void die_optscan(int status, const struct optscan *os, int c);
 
 #endif

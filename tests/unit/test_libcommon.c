@@ -408,6 +408,45 @@ static void test_messages(void)
 			UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
 		}
 	}
+
+	/* die_optscan: the usage error for each of optscan's complaints,
+	 * the argument escaped as inputs are (die_usage_arg). */
+	static const struct { const char *arg, *want; } bad[] = {
+		{ "-q", "tst: unknown option -q (try tst --help)\n" },
+		{ "-aq", "tst: unknown option -q (try tst --help)\n" },
+		{ "--long", "tst: unknown option --long (try tst --help)\n" },
+		{ "-\033", "tst: unknown option -\\033 (try tst --help)\n" },
+		{ "-o", "tst: missing value for -o (try tst --help)\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		int status = 0;
+		pid_t pid;
+
+		if (pipe(pfd) < 0)
+			abort();
+		pid = fork();
+		if (pid == 0) {
+			char *argv[] = { "tst", (char *)bad[i].arg, NULL };
+			struct optscan os;
+			int c;
+
+			dup2(pfd[1], 2);
+			applet_name = "tst";
+			optscan_init(&os, 2, argv, "ao:");
+			while ((c = optscan_next(&os)) == 'a')
+				;
+			if (c == '?' || c == ':')
+				die_optscan(1, &os, c);
+			_exit(9);
+		}
+		close(pfd[1]);
+		n = read(pfd[0], out, sizeof(out) - 1);
+		out[n < 0 ? 0 : n] = 0;
+		waitpid(pid, &status, 0);
+		close(pfd[0]);
+		UNIT_STREQ("die_optscan/message", bad[i].want, out);
+		UNIT_CHECK("die_optscan/status", WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	}
 }
 
 int main(void)
