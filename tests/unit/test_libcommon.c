@@ -364,9 +364,61 @@ static void test_dir_iter(void)
 	UNIT_CHECK("dir_iter/-errno", dir_iter_next(&it, &d) == -EBADF);
 }
 
+/* Run fn(arg) in a child (applet_name "tst") that dies: its stderr into
+ * out, its wait status returned. */
+static int stderr_of(void (*fn)(const void *), const void *arg, char *out,
+		     size_t cap)
+{
+	int pfd[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd) < 0)
+		abort();
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 2);
+		applet_name = "tst";
+		fn(arg);
+		_exit(9);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], out, cap - 1);
+	out[n < 0 ? 0 : n] = 0;
+	waitpid(pid, &status, 0);
+	close(pfd[0]);
+	return status;
+}
+
+static void usage_q(const void *arg)
+{
+	(void)arg;
+	die_usage(2, "bad option -", "q");
+}
+
+static void msg_enoent(const void *arg)
+{
+	(void)arg;
+	die_msg(3, "cannot read ", "/x", ": ", errno_text(ENOENT));
+}
+
+/* optscan over { "tst", arg } with the spec "ao:", then die_optscan. */
+static void optscan_dies(const void *arg)
+{
+	char *argv[] = { "tst", (char *)arg, NULL };
+	struct optscan os;
+	int c;
+
+	optscan_init(&os, 2, argv, "ao:");
+	while ((c = optscan_next(&os)) == 'a')
+		;
+	if (c == '?' || c == ':')
+		die_optscan(1, &os, c);
+}
+
 static void test_messages(void)
 {
-	int pfd[2];
+	int pfd[2], status;
 	char out[256];
 	ssize_t n;
 
@@ -381,33 +433,12 @@ static void test_messages(void)
 	close(pfd[1]);
 
 	/* The one usage-error style, and the one message style. */
-	for (int usage = 0; usage < 2; usage++) {
-		int status = 0;
-		pid_t pid;
-
-		if (pipe(pfd) < 0)
-			abort();
-		pid = fork();
-		if (pid == 0) {
-			dup2(pfd[1], 2);
-			applet_name = "tst";
-			if (usage)
-				die_usage(2, "bad option -", "q");
-			die_msg(3, "cannot read ", "/x", ": ", errno_text(ENOENT));
-		}
-		close(pfd[1]);
-		n = read(pfd[0], out, sizeof(out) - 1);
-		out[n < 0 ? 0 : n] = 0;
-		waitpid(pid, &status, 0);
-		close(pfd[0]);
-		if (usage) {
-			UNIT_STREQ("die_usage/style", "tst: bad option -q (try tst --help)\n", out);
-			UNIT_CHECK("die_usage/status", WIFEXITED(status) && WEXITSTATUS(status) == 2);
-		} else {
-			UNIT_STREQ("die_msg/style", "tst: cannot read /x: No such file or directory\n", out);
-			UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
-		}
-	}
+	status = stderr_of(usage_q, NULL, out, sizeof(out));
+	UNIT_STREQ("die_usage/style", "tst: bad option -q (try tst --help)\n", out);
+	UNIT_CHECK("die_usage/status", WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	status = stderr_of(msg_enoent, NULL, out, sizeof(out));
+	UNIT_STREQ("die_msg/style", "tst: cannot read /x: No such file or directory\n", out);
+	UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
 
 	/* die_optscan: the usage error for each of optscan's complaints,
 	 * the argument escaped as inputs are (die_usage_arg). */
@@ -419,31 +450,7 @@ static void test_messages(void)
 		{ "-o", "tst: missing value for -o (try tst --help)\n" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		int status = 0;
-		pid_t pid;
-
-		if (pipe(pfd) < 0)
-			abort();
-		pid = fork();
-		if (pid == 0) {
-			char *argv[] = { "tst", (char *)bad[i].arg, NULL };
-			struct optscan os;
-			int c;
-
-			dup2(pfd[1], 2);
-			applet_name = "tst";
-			optscan_init(&os, 2, argv, "ao:");
-			while ((c = optscan_next(&os)) == 'a')
-				;
-			if (c == '?' || c == ':')
-				die_optscan(1, &os, c);
-			_exit(9);
-		}
-		close(pfd[1]);
-		n = read(pfd[0], out, sizeof(out) - 1);
-		out[n < 0 ? 0 : n] = 0;
-		waitpid(pid, &status, 0);
-		close(pfd[0]);
+		status = stderr_of(optscan_dies, bad[i].arg, out, sizeof(out));
 		UNIT_STREQ("die_optscan/message", bad[i].want, out);
 		UNIT_CHECK("die_optscan/status", WIFEXITED(status) && WEXITSTATUS(status) == 1);
 	}
