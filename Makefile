@@ -30,19 +30,21 @@ DESTDIR ?= /
 # applet table) does not depend on the configuration: one copy, in
 # build/gen, serves every O= (Config.in sources it by that path).
 GEN := build/gen
-APPLET_SRCS := $(sort $(wildcard applets/*.c))
-LIB_SRCS := $(sort $(wildcard libcommon/*.c))
-OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
+APPLET_SRCS := $(sort $(wildcard applets/*.c applets/*/*.c))
+SRCS := $(sort $(wildcard core/*.c)) $(sort $(wildcard libcommon/*.c)) \
+	$(APPLET_SRCS)
+OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS))
 
 WARN := -Wall -Wextra -Werror
-# The ELF entry point (applets/xen-early.c) runs the Xen wrapper's exec
-# path before TLS exists, through helpers in several files: a stack
+# The ELF entry point (core/entry.c) runs applets' early hooks (the Xen
+# wrapper's exec path) before TLS exists, through helpers in several
+# files: a stack
 # protector canary read there would fault. After CFLAGS, so that a
 # toolchain or user default of -fstack-protector* cannot turn it back on.
 NO_SSP := -fno-stack-protector
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
-	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS) \
+	-I$(O)/include -Icore -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS) \
 	$(NO_SSP)
 # STATIC= and STRIP= make a dynamic, unstripped binary (the ASan/UBSan
 # variant of tests/asan/suite.sh); the default is static and stripped.
@@ -50,13 +52,15 @@ STATIC ?= -static
 STRIP ?= -s
 ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
 	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
-# On x86_64 the ELF entry point is forkless_start (applets/xen-early.c):
-# the Xen wrapper's exec path runs there before libc initialises.
-# It runs before any self-relocation a static-pie start file would do, so
-# the binary is linked at a fixed address (-no-pie).
-ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-ALL_LDFLAGS += -Wl,-no-pie -Wl,-e,forkless_start
-endif
+# On x86_64 the ELF entry point is forkless_start (core/entry.c): applets'
+# early hooks (the Xen wrapper's exec path) run there before libc
+# initialises. They run before any self-relocation a static-pie start file
+# would do, so the binary is linked at a fixed address (-no-pie). Asked of
+# $(CC) by the shell when linking, not by make when it reads this file:
+# on a fresh machine CC is only installed (need-tools.sh) after that, and
+# the first build must be the same binary as the second.
+ENTRY_LDFLAGS = $$(case "$$($(CC) -dumpmachine 2>/dev/null)" in \
+	x86_64*) echo "-Wl,-no-pie -Wl,-e,forkless_start" ;; esac)
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
@@ -65,7 +69,7 @@ all: $(BIN)
 
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(ENTRY_LDFLAGS) -o $@ $(OBJS)
 	$(if $(STRIP),$(Q)objcopy $(STRIP_EXTRA) $@)
 
 $(O)/%.o: %.c $(O)/include/autoconf.h Makefile | $(O)/.tools
@@ -73,7 +77,7 @@ $(O)/%.o: %.c $(O)/include/autoconf.h Makefile | $(O)/.tools
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/libcommon/multicall.o: $(GEN)/applet_table.h
+$(O)/core/table.o: $(GEN)/applet_table.h
 
 -include $(OBJS:.o=.d)
 

@@ -131,6 +131,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "applet.h"   /* find_applet: the -h usage text */
 #include "mountopt.h"
 #include "mount.h"
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "applet.h"
 
 struct install_ctx {
 	int rootfd;
