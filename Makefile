@@ -52,15 +52,12 @@ STATIC ?= -static
 STRIP ?= -s
 ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
 	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
-# On x86_64 the ELF entry point is forkless_start (core/entry.c): applets'
-# early hooks (the Xen wrapper's exec path) run there before libc
-# initialises. They run before any self-relocation a static-pie start file
-# would do, so the binary is linked at a fixed address (-no-pie). Asked of
-# $(CC) by the shell when linking, not by make when it reads this file:
-# on a fresh machine CC is only installed (need-tools.sh) after that, and
-# the first build must be the same binary as the second.
-ENTRY_LDFLAGS = $$(case "$$($(CC) -dumpmachine 2>/dev/null)" in \
-	x86_64*) echo "-Wl,-no-pie -Wl,-e,forkless_start" ;; esac)
+# Flags that depend on the target (on x86_64: the entry point
+# forkless_start, -no-pie, -fno-pie), decided by config/target-flags.sh
+# once need-tools.sh has installed CC, and read by the recipes.
+TARGET_FLAGS := $(O)/.target-flags
+TARGET_CFLAGS = $$(sed -n 's/^cflags//p' $(TARGET_FLAGS))
+TARGET_LDFLAGS = $$(sed -n 's/^ldflags//p' $(TARGET_FLAGS))
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
@@ -69,22 +66,23 @@ all: $(BIN)
 
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(ENTRY_LDFLAGS) -o $@ $(OBJS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TARGET_CFLAGS) $(ALL_LDFLAGS) $(TARGET_LDFLAGS) -o $@ $(OBJS)
 	$(if $(STRIP),$(Q)objcopy $(STRIP_EXTRA) $@)
 
-$(O)/%.o: %.c $(O)/include/autoconf.h Makefile | $(O)/.tools
+$(O)/%.o: %.c $(O)/include/autoconf.h Makefile $(TARGET_FLAGS)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(TARGET_CFLAGS) -c -o $@ $<
 
 $(O)/core/table.o: $(GEN)/applet_table.h
 
 -include $(OBJS:.o=.d)
 
 # Build tools: installed with apt-get when missing and running as root.
-$(O)/.tools:
+$(TARGET_FLAGS): config/target-flags.sh
 	@config/need-tools.sh $(firstword $(CC))
-	@mkdir -p $(@D) && touch $@
+	@mkdir -p $(@D)
+	$(Q)config/target-flags.sh $(CC) >$@.tmp && mv $@.tmp $@
 $(GEN)/.kconfig-tools:
 	@config/need-tools.sh $(KCONFIG_CONF)
 	@mkdir -p $(@D) && touch $@

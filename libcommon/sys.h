@@ -12,9 +12,13 @@
 #define FORKLESS_SYS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
+#ifndef SYS_statx
+#define SYS_statx 332   /* x86_64; musl's headers name it on every arch */
+#endif
 #ifndef SYS_close_range
 #define SYS_close_range 436   /* Linux 5.9, the same on every architecture */
 #endif
@@ -71,6 +75,20 @@ static inline long sys_call4(long n, long a, long b, long c, long d)
 
 struct file_handle;
 
+/* The kernel's struct statx (linux/stat.h), which musl before 1.2.5 does
+ * not declare: the same layout on every architecture. */
+struct sys_statx {
+	uint32_t mask, blksize;
+	uint64_t attributes;
+	uint32_t nlink, uid, gid;
+	uint16_t mode, spare0;
+	uint64_t ino, size, blocks, attributes_mask;
+	struct { int64_t sec; uint32_t nsec; int32_t spare; } times[4];
+	uint32_t rdev_major, rdev_minor, dev_major, dev_minor;
+	uint64_t spare[14];
+};
+#define SYS_STATX_BASIC 0x7ffu   /* STATX_BASIC_STATS */
+
 static inline int sys_openat(int dirfd, const char *path, int flags,
 			     unsigned mode)
 {
@@ -118,6 +136,14 @@ static inline int sys_open_by_handle_at(int mount_fd, struct file_handle *fh,
 {
 	return (int)sys_call4(SYS_open_by_handle_at, mount_fd, (long)fh, flags,
 			      0);
+}
+
+/* flags: AT_* (AT_EMPTY_PATH with path "" for an fd). */
+static inline int sys_statx(int dirfd, const char *path, int flags,
+			    unsigned mask, struct sys_statx *st)
+{
+	return (int)sys_call6(SYS_statx, dirfd, (long)path, flags, mask,
+			      (long)st, 0);
 }
 
 static inline int sys_close_range(unsigned first, unsigned last,
