@@ -75,7 +75,8 @@ function cstr(s,    out, i, c) {
 	line = $0
 	sub(/^\/\/applet:/, "", line)
 	n = split(line, f, " ")
-	if (n < 5) { bad("bad //applet: line: " line); cur = ""; next }
+	# (its //usage: lines then go nowhere: one message per mistake)
+	if (n < 5) { bad("bad //applet: line: " line); cur = " bad"; next }
 	cur = f[2]
 	if (cur in sym) bad("applet " cur " declared twice")
 	sym[cur] = f[1]; path[cur] = f[3]; fn[cur] = f[4]
@@ -108,6 +109,7 @@ function cstr(s,    out, i, c) {
 }
 /^\/\/usage:/ {
 	if (cur == "") { bad("//usage: before //applet:"); next }
+	if (cur == " bad") next
 	sub(/^\/\/usage:/, "")
 	usage[cur] = usage[cur] "\n\t\t" cstr($0)
 }
