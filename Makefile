@@ -2,7 +2,8 @@
 #
 #   make              build ./forkless from .config (made from
 #                     config/defconfig when absent)
-#   make check        the whole test suite (needs root: chroot, namespaces)
+#   make check        the whole test suite (needs root: chroot, namespaces;
+#                     installs what it needs with apt-get, as make does)
 #   make help         every target
 #
 # Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
@@ -79,8 +80,10 @@ $(O)/core/table.o: $(GEN)/applet_table.h
 -include $(OBJS:.o=.d)
 
 # Build tools: installed with apt-get when missing and running as root.
+# (musl-gcc is a wrapper that runs gcc.)
 $(TARGET_FLAGS): config/target-flags.sh
-	@config/need-tools.sh $(firstword $(CC))
+	@config/need-tools.sh $(firstword $(CC)) \
+		$(if $(filter musl-gcc,$(notdir $(firstword $(CC)))),gcc)
 	@mkdir -p $(@D)
 	$(Q)config/target-flags.sh $(CC) >$@.tmp && mv $@.tmp $@
 $(GEN)/.kconfig-tools:
@@ -142,7 +145,18 @@ savedefconfig: $(CONFIG_DEPS)
 install: $(BIN)
 	$(abspath $(BIN)) --install -s $(DESTDIR)
 
+# What `make check` needs beyond the build tools, installed as make installs
+# those (config/need-tools.sh): strace (syscall budgets), dash (Debian's
+# scripts run with it), util-linux and mount (mount(8), unshare, setpriv),
+# file, qemu-system-x86 and cpio (real Xen under QEMU; Xen, the kernel and
+# busybox-static are only downloaded, into build/), clang and
+# libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
+# and ASan/UBSan builds).
+TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
+	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev
+
 check: $(BIN)
+	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run
 
 check-vm: $(BIN)
