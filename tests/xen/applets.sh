@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root xen-applets || exit 0
+need_applet xen-utils-wrapper xen-version xen-dir xen xen-toolstack xen-toolstack-wrapper || exit 0
 
 STUB=$(build_stub) || { fail xen/stub "cannot build the stub tool"; exit 0; }
 EXEC_ARGV=$(build_exec_argv) || { fail xen/exec-argv "cannot build exec-argv"; exit 0; }
