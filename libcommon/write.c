@@ -75,12 +75,3 @@ int write_strs_list(int fd, const char *first, ...)
 	va_end(ap);
 	return ret;
 }
-
-int stdout_status(int ret)
-{
-	if (ret == 0)
-		return 0;
-	/* Output lost is an error, not a success with nothing printed. */
-	warn_msg("cannot write to stdout: ", errno_text(ret < 0 ? -ret : EIO));
-	return 1;
-}
