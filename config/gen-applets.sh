@@ -146,6 +146,7 @@ END {
 		print "#endif"
 	}
 	print "};"
+	print "static const char fallback_links_symbol[] = \"" (fallback != "" ? links[fallback] : "") "\";"
 	print "static const char fallback_links[] ="
 	if (fallback != "" && links[fallback] != "") {
 		print "#if ENABLE_" sym[fallback]

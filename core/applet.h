@@ -57,8 +57,9 @@ const struct applet *fallback_applet(void);
 /* a's early hook (//applet: early=), or NULL. */
 applet_early_fn *applet_early(const struct applet *a);
 /* a's links (//applet: links=): more install paths linked to a's
- * install_path, space separated; "" for none. */
-const char *applet_links(const struct applet *a);
+ * install_path, space separated; "" for none. *symbol: the Kconfig
+ * symbol they come from, for messages. */
+const char *applet_links(const struct applet *a, const char **symbol);
 
 /* ---- the decision (dispatch.c) ---------------------------------------- */
 /* What runs under name (dispatch_name() of argv[0]): main() and the ELF

@@ -14,7 +14,8 @@
 static int for_each_applet_link(const struct applet *a, install_link_fn *fn,
 				void *ctx)
 {
-	const char *p = applet_links(a);
+	const char *symbol;
+	const char *p = applet_links(a, &symbol);
 
 	while (*p) {
 		char path[4096];
@@ -30,7 +31,7 @@ static int for_each_applet_link(const struct applet *a, install_link_fn *fn,
 			str_append(path, sizeof(path), &len, DEFAULT_LINK_DIR,
 				   sizeof(DEFAULT_LINK_DIR) - 1);
 		if (str_append(path, sizeof(path), &len, p, n) < 0) {
-			warn_msg(a->name, ": link list entry too long");
+			warn_msg(symbol, ": entry too long");
 			return -ENAMETOOLONG;
 		}
 		if ((ret = fn(path, a->install_path, ctx)) != 0)

@@ -32,7 +32,8 @@ applet_early_fn *applet_early(const struct applet *a)
 	return early_hooks[a->early];
 }
 
-const char *applet_links(const struct applet *a)
+const char *applet_links(const struct applet *a, const char **symbol)
 {
+	*symbol = fallback_links_symbol;
 	return a->flags & APPLET_FALLBACK ? fallback_links : "";
 }
