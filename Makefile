@@ -39,9 +39,9 @@ OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS))
 WARN := -Wall -Wextra -Werror
 # The ELF entry point (core/entry.c) runs applets' early hooks (the Xen
 # wrapper's exec path) before TLS exists, through helpers in several
-# files: a stack
-# protector canary read there would fault. After CFLAGS, so that a
-# toolchain or user default of -fstack-protector* cannot turn it back on.
+# files: a stack protector canary read there would fault. After CFLAGS, so
+# that a toolchain or user default of -fstack-protector* cannot turn it
+# back on.
 NO_SSP := -fno-stack-protector
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \

@@ -83,12 +83,8 @@ int for_each_install_link(install_link_fn *fn, void *ctx);
 /* Is name (a basename) one of a's links? */
 int is_applet_link(const struct applet *a, const char *name);
 
-/* ---- the multiplexer (main.c, install.c) ------------------------------- */
-/* `forkless ARGS`: --list, --install, --help, or the named applet. */
-int forkless_main(int argc, char **argv);
+/* ---- install.c ------------------------------------------------------- */
 /* `forkless --install [-s] DIR`; argv[0] is "--install". Exit status. */
 int forkless_install(int argc, char **argv);
-/* Run a with argv (set the message prefix, intercept --help). */
-int run_applet(const struct applet *a, int argc, char **argv);
 
 #endif

@@ -16,7 +16,9 @@ static int print_usage(const struct applet *a)
 					: "(help text not configured in)\n"));
 }
 
-int run_applet(const struct applet *a, int argc, char **argv)
+/* Run a with argv: set the message prefix, answer --help from the table
+ * unless its arguments all belong to the program it runs. */
+static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
 	if (!(a->flags & APPLET_ARGS_PASSTHROUGH) && argc >= 2 &&
@@ -66,7 +68,8 @@ static int list_applets(int full)
 	return ret;
 }
 
-int forkless_main(int argc, char **argv)
+/* `forkless ARGS`: --list, --install, --help, or the named applet. */
+static int forkless_main(int argc, char **argv)
 {
 	const char *arg = argc > 1 ? argv[1] : NULL;
 	const struct applet *a;

@@ -24,7 +24,7 @@
  * set by the dispatcher (core/), "forkless" until then. */
 extern const char *applet_name;
 
-/* ---- output without stdio (write.c, die.c, outbuf.c) ------------------- */
+/* ---- output without stdio (write.c, die.c, stdout_status.c, outbuf.c) -- */
 
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
