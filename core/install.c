@@ -4,10 +4,9 @@
  * running binary as DIR/usr/bin/forkless (a hard link to /proc/self/exe
  * where the filesystem allows, else a copy; nothing when the binary
  * running is that file already, which a chroot without /proc can tell
- * from AT_EXECFN), then every
- * path of --list-full as a hard link to it, or with -s as a relative
- * symlink (Debian's own layout: usr/sbin/xl -> ../lib/xen-common/bin/
- * xen-utils-wrapper). Relative links work the same in place, in a chroot
+ * from AT_EXECFN), then every path of --list-full as a hard link to it,
+ * or with -s as a relative symlink (Debian's own layout: usr/sbin/xl ->
+ * ../lib/xen-common/bin/xen-utils-wrapper). Relative links work the same in place, in a chroot
  * and in an initramfs built on another machine. Each entry is created
  * under a temporary name and renamed over the old one, so an existing
  * tree is updated atomically, entry by entry. */
