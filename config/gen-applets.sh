@@ -10,6 +10,7 @@
 #     FLAGS   0, or a comma-separated list of
 #             ARGS_PASSTHROUGH  never intercept --help (it belongs to the
 #                               program the applet execs)
+#             OWN_HELP          the applet takes --help itself
 #             FALLBACK          runs under any name that is not an applet
 #                               (at most one applet)
 #     early=FN    void FN(const char *name, char **argv, char **envp): the
@@ -86,7 +87,7 @@ function cstr(s,    out, i, c) {
 		k = split(f[5], fl, ",")
 		flags[cur] = ""
 		for (i = 1; i <= k; i++) {
-			if (fl[i] != "ARGS_PASSTHROUGH" && fl[i] != "FALLBACK")
+			if (fl[i] != "ARGS_PASSTHROUGH" && fl[i] != "OWN_HELP" && fl[i] != "FALLBACK")
 				bad("unknown //applet: flag " fl[i])
 			if (fl[i] == "FALLBACK") {
 				if (fallback != "") bad("a second FALLBACK applet: " cur " (" fallback " is one)")

@@ -22,9 +22,12 @@ enum {
 	/* All arguments belong to a program this applet execs: never
 	 * intercept --help (e.g. `xen --help` must reach xl). */
 	APPLET_ARGS_PASSTHROUGH = 1,
+	/* The applet takes --help itself, in any position, with its own
+	 * exit codes (the mount helpers: 2 when stdout cannot be written). */
+	APPLET_OWN_HELP = 2,
 	/* Runs under any name that is not an applet (Debian's symlinks
 	 * /usr/sbin/xl -> xen-utils-wrapper). At most one applet. */
-	APPLET_FALLBACK = 2,
+	APPLET_FALLBACK = 4,
 };
 
 /* Only the musl/x86_64 build has an early entry point (core/entry.c);

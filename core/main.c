@@ -21,8 +21,8 @@ static int print_usage(const struct applet *a)
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
-	if (!(a->flags & APPLET_ARGS_PASSTHROUGH) && argc >= 2 &&
-	    strcmp(argv[1], "--help") == 0)
+	if (!(a->flags & (APPLET_ARGS_PASSTHROUGH | APPLET_OWN_HELP)) &&
+	    argc >= 2 && strcmp(argv[1], "--help") == 0)
 		return print_usage(a);
 	return a->main(argc, argv);
 }

@@ -133,6 +133,15 @@ ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
 
+/* ---- users and groups (passwd.c) -------------------------------------- */
+
+/* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
+ * the third field in both. 0, -ENOENT (no such name), -EINVAL (malformed
+ * id on that line), or -errno reading the file. No NSS: a static binary
+ * reads the files, as an initramfs has nothing else. */
+int lookup_id_in_file(const char *path, const char *name, size_t len,
+		      uint32_t *id);
+
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 
 /* strerror() without musl's 2 KiB table: the common errnos by text, any
