@@ -8,7 +8,7 @@
 #
 # Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
 # default build), KCONFIG_CONFIG (default .config), BIN (default forkless),
-# DESTDIR (for install, default /).
+# DESTDIR (for install, default /), LTO (auto, yes or no).
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -51,12 +51,17 @@ ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 # variant of tests/asan/suite.sh); the default is static and stripped.
 STATIC ?= -static
 STRIP ?= -s
+# common-page-size=64: ld otherwise starts the RW segment on a fresh page
+# whenever it would straddle a page boundary (DATA_SEGMENT_ALIGN saving a
+# page of memory), padding the file by up to 4 KiB at once; the kernel
+# maps it the same either way (offset and address stay congruent).
 ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
-	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
+	-Wl,-z,norelro -Wl,-z,common-page-size=64 -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
 # Flags that depend on the target (on x86_64: the entry point
 # forkless_start, -no-pie, -fno-pie), decided by config/target-flags.sh
 # once need-tools.sh has installed CC, and read by the recipes.
 TARGET_FLAGS := $(O)/.target-flags
+LTO ?= auto
 TARGET_CFLAGS = $$(sed -n 's/^cflags//p' $(TARGET_FLAGS))
 TARGET_LDFLAGS = $$(sed -n 's/^ldflags//p' $(TARGET_FLAGS))
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
@@ -81,11 +86,14 @@ $(O)/core/table.o: $(GEN)/applet_table.h
 
 # Build tools: installed with apt-get when missing and running as root.
 # (musl-gcc is a wrapper that runs gcc.)
-$(TARGET_FLAGS): config/target-flags.sh
+$(TARGET_FLAGS): config/target-flags.sh $(O)/.lto-$(LTO)
 	@config/need-tools.sh $(firstword $(CC)) \
 		$(if $(filter musl-gcc,$(notdir $(firstword $(CC)))),gcc)
 	@mkdir -p $(@D)
-	$(Q)config/target-flags.sh $(CC) >$@.tmp && mv $@.tmp $@
+	$(Q)config/target-flags.sh $(LTO) $(CC) >$@.tmp && mv $@.tmp $@
+# A stamp per LTO value, so that changing it rebuilds with the new flags.
+$(O)/.lto-$(LTO):
+	@mkdir -p $(@D) && rm -f $(O)/.lto-* && touch $@
 $(GEN)/.kconfig-tools:
 	@config/need-tools.sh $(KCONFIG_CONF)
 	@mkdir -p $(@D) && touch $@
