@@ -124,6 +124,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "applet.h"   /* find_applet: the -h usage text */
 #include "mount.h"
 
 #define P9_VIRTIO_MSIZE "512000"   /* PAGE_SIZE * (VIRTQUEUE_NUM - 3) */

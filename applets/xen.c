@@ -15,7 +15,7 @@
  * with a shell error; tests/xen/diff-debian.sh runs both and
  * README.md ("Differences from Debian's scripts") lists every exception.
  */
-//applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH
+//applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH,FALLBACK early=xen_utils_wrapper_early links=XEN_WRAPPED_TOOLS
 //usage:Usage: TOOL [ARGS...]   (TOOL is any name linked to xen-utils-wrapper)
 //usage:
 //usage:Run /usr/lib/xen-MAJOR.MINOR/bin/TOOL with ARGS, where MAJOR.MINOR is
@@ -40,7 +40,7 @@
 //usage:
 //usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs,
 //usage:127 the directory does not exist.
-//applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH
+//applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH early=xen_early
 //usage:Usage: xen [XL-ARGS...]
 //usage:
 //usage:Run xl, as Debian's /usr/sbin/xen script does, but without looking

@@ -9,7 +9,9 @@
  * usage-error helper, one escape-and-cut for messages, one option scanner.
  * Files hold one function or one tight family, for the reader: objects are
  * linked directly with -ffunction-sections and --gc-sections, so what is
- * unused is dropped whatever the file layout.
+ * unused is dropped whatever the file layout. Nothing here knows an
+ * applet: the applet table and dispatch are core/'s (core/applet.h).
+ * Raw syscalls returning -errno: sys.h.
  */
 #ifndef FORKLESS_LIBCOMMON_H
 #define FORKLESS_LIBCOMMON_H
@@ -24,55 +26,11 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- applets and dispatch (multicall.c) -------------------------------- */
-
-typedef int applet_main_fn(int argc, char **argv);
-
-/* Flags of an applet table entry. */
-enum {
-	/* All arguments belong to a program this applet execs: never
-	 * intercept --help (e.g. `xen --help` must reach xl). */
-	APPLET_ARGS_PASSTHROUGH = 1,
-	/* The applet takes --help itself, in any position, with its own
-	 * exit codes (the mount helpers: 2 when stdout cannot be written). */
-	APPLET_OWN_HELP = 2,
-};
-
-struct applet {
-	const char *name;          /* argv[0] basename it answers to */
-	const char *install_path;  /* relative to the root, e.g. usr/sbin/xen */
-	applet_main_fn *main;
-	const char *usage;         /* --help text, "" when help is configured out */
-	unsigned flags;
-};
-
-/* The name used to prefix messages: the running applet's name. */
+/* The name used to prefix messages (die.c): the running applet's name,
+ * set by the dispatcher (core/), "forkless" until then. */
 extern const char *applet_name;
 
-const struct applet *find_applet(const char *name);
-const struct applet *applet_table(size_t *count);
-
-/* Entry points of applets that are called without a table entry. */
-int xen_utils_wrapper_main(int argc, char **argv);
-
-/* ---- installed paths (links.c, install.c) ------------------------------ */
-
-/* Where the binary itself is installed, relative to the root. */
-#define FORKLESS_INSTALL_PATH "usr/bin/forkless"
-
-/* Every path `--install` creates besides the binary: each applet's
- * install_path (link_to = FORKLESS_INSTALL_PATH), then each Xen tool name
- * of CONFIG_XEN_WRAPPED_TOOLS (link_to = the wrapper's install path, as
- * Debian's symlinks do). The callback gets a NUL-terminated path; a
- * non-zero return stops the walk and is returned. */
-typedef int install_link_fn(const char *path, const char *link_to, void *ctx);
-int for_each_install_link(install_link_fn *fn, void *ctx);
-/* Is name (a basename) one of CONFIG_XEN_WRAPPED_TOOLS? */
-int is_wrapped_tool(const char *name);
-/* `forkless --install [-s] DIR`; argv[0] is "--install". Exit status. */
-int forkless_install(int argc, char **argv);
-
-/* ---- output without stdio (write.c, die.c, outbuf.c) ------------------- */
+/* ---- output without stdio (write.c, die.c, stdout_status.c, outbuf.c) -- */
 
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
@@ -148,7 +106,7 @@ size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
 const char *path_basename(const char *path);
 /* The name forkless dispatches on: argv[0]'s basename without a
  * login-shell "-" ("/usr/sbin/-xl" -> "xl"); "" for a missing argv[0].
- * main(), the early exec path and the Xen wrapper all use it. */
+ * core/ (main and the entry point) and the Xen wrapper use it. */
 const char *dispatch_name(const char *argv0);
 
 /* Append src to dst (capacity cap, dst NUL-terminated at *len): returns 0,

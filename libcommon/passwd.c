@@ -23,7 +23,7 @@ int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 		 char *buf, size_t cap)
 {
 	struct line_stream ls;
-	struct line_piece p;
+	struct line_piece p = { 0 };   /* set by line_stream_next before use; LTO cannot see it */
 	/* The line as it streams by, NAME:PASSWORD:ID[:...]: matched is the
 	 * count of NAME's bytes seen (-1: another name), field the fields
 	 * passed (3: the id is complete, the rest does not matter). */

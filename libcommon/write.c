@@ -66,12 +66,3 @@ int write_line(int fd, const char *const *head, const char *const *list,
 		g.ret = write_all(fd, g.buf, g.len);
 	return g.ret;
 }
-
-int stdout_status(int ret)
-{
-	if (ret == 0)
-		return 0;
-	/* Output lost is an error, not a success with nothing printed. */
-	warn_msg("cannot write to stdout: ", errno_text(ret < 0 ? -ret : EIO));
-	return 1;
-}

@@ -116,7 +116,7 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	char msg[XS_MSG_MAX];
 	const char *path = XS_DEV, *payload;
 	size_t n = xs_encode(msg, sizeof(msg), rq, req_id);
-	uint32_t plen;
+	uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
 	int fd, ret;
 
 	if (dev)

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root xen-applets || exit 0
+need_applet xen-utils-wrapper xen-version xen-dir xen xen-toolstack xen-toolstack-wrapper || exit 0
 
 STUB=$(build_stub) || { fail xen/stub "cannot build the stub tool"; exit 0; }
 EXEC_ARGV=$(build_exec_argv) || { fail xen/exec-argv "cannot build exec-argv"; exit 0; }
@@ -143,8 +144,12 @@ run_capture "$FORKLESS" --install "$hard"
 check "install/hard links again: exit 0, no temporary left" "0 " "$RC $(find "$hard" -name '*.forkless-new')"
 check "install/hard links: one inode for all" "1" \
 	"$(while read -r p; do stat -c %i "$hard/$p"; done <<<"$full" | sort -u | wc -l)"
-run_capture "$FORKLESS" --install "$base/missing-dir"
-check "install/missing DIR: exit 1 naming it" "1 forkless: $base/missing-dir: No such file or directory" "$RC ${ERR%$'\n'}"
+run_capture "$FORKLESS" --install "$base/missing-dir/sub"
+check "install/missing DIR: created 0755 (like install -d) and filled, exit 0" "0  755 1" \
+	"$RC $ERR $(stat -c %a "$base/missing-dir/sub" 2>&1) $(cmp -s "$FORKLESS" "$base/missing-dir/sub/usr/bin/forkless" && echo 1)"
+touch "$base/a-file"
+run_capture "$FORKLESS" --install "$base/a-file/dir"
+check "install/DIR that cannot be created: exit 1 naming it" "1 forkless: $base/a-file/dir: Not a directory" "$RC ${ERR%$'\n'}"
 run_capture "$FORKLESS" --install
 check "install/no DIR: usage, exit 2" "2" "$RC"
 run_capture "$FORKLESS" --install -x "$inst"

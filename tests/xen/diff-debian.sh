@@ -8,6 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root diff-debian || exit 0
+need_applet xen-utils-wrapper xen-version xen-dir xen xen-toolstack xen-toolstack-wrapper || exit 0
 
 DEBIAN_SCRIPTS=$(fetch_debian_scripts) ||
 	{ fail diff-debian/fetch "apt-get download xen-utils-common failed (network or apt lists?)"; exit 0; }
