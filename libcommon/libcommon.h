@@ -170,6 +170,9 @@ const char *shown_input(char *out, size_t cap, const char *in, size_t len);
 ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
+/* Read an open fd to its end: the byte count, -EFBIG when cap bytes were
+ * filled, or -errno. */
+ssize_t read_fd_all(int fd, char *buf, size_t cap);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 
