@@ -15,7 +15,8 @@
  * to and including its "\n"; blanks are space and tab. Anything else
  * outside a string is an error: upper case, "\r" (so a CRLF file is
  * refused), a UTF-8 byte order mark, a NUL, "+ - . ( ) :", a comment on
- * a last line without "\n".
+ * a last line without "\n" -- except that a last byte of the text that
+ * is no token by itself is ignored (`name = "g"$` is valid).
  *
  * Escapes: \" \' \\ \a \b \f \n \r \t \v. Two upstream bugs a drop-in
  * must match: \x always fails (the code wants more hex digits than it
@@ -104,6 +105,13 @@ static int is_ident_char(char c)
 static int is_number_char(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == 'x';
+}
+
+/* Does c alone make a token (a one-letter key, a digit, a newline, ; = [ ] ,)? */
+static int is_token_alone(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       (c != '\0' && strchr("\n;=[],", c));
 }
 
 /* How many of the (at most 3) bytes at s strtoul(s, &end, 10) would read:
@@ -214,6 +222,13 @@ static int lex(struct parser *p, struct token *t)
 		return 0;
 	}
 	c = s[p->pos];
+	/* Upstream's lexer drops a last byte that is no token by itself
+	 * (measured: `name = "g"$` and `name = "g"#` are valid, with `$$`,
+	 * `#c` or `$` plus a newline they are not). */
+	if (p->pos + 1 == p->len && !is_token_alone(c)) {
+		t->type = T_END;
+		return 0;
+	}
 	if (c >= 'a' && c <= 'z') {
 		t->type = T_IDENT;
 		while (++p->pos < p->len && is_ident_char(s[p->pos]))
