@@ -8,11 +8,12 @@
  * /etc/xen/auto, as name=$(xen-init-name "$file" 2>/dev/null). Here FILE
  * is read as xl reads it (libxl_read_file_contents: a regular file, read
  * whole) and parsed as xl's parser does (xlcfg.c); the name is what
- * xlu_cfg_get_string(cfg, "name") returns. The success path is openat,
- * fstat, read, read (end of file), write: no fork, no exec, no heap.
+ * xlu_cfg_get_string(cfg, "name") returns. The success path is mmap,
+ * openat, fstat, read, read (end of file), close, write: no fork, no
+ * exec, no heap.
  *
- * FILE is read into a static buffer of XLCFG_TEXT_MAX (1 MiB) + 1 bytes:
- * a bigger file is refused with a message that says so.
+ * FILE is read into a buffer of XLCFG_TEXT_MAX (1 MiB) + 1 bytes: a
+ * bigger file is refused with a message that says so.
  */
 //applet:XEN_INIT_NAME xen-init-name usr/lib/xen-common/bin/xen-init-name xen_init_name_main 0
 //usage:Usage: xen-init-name FILE
@@ -41,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,11 +54,14 @@ enum {
 	EXIT_USAGE = 2,
 };
 
-/* Static, not on the stack: 4 MiB in all, of which a small file touches
- * a few pages. */
-static char text[XLCFG_TEXT_MAX + 1];
-static char name[XLCFG_TEXT_MAX + 1];   /* + the newline */
-static struct xlcfg_keys keys;
+/* 4 MiB, mapped when the applet runs (static storage would be charged to
+ * every forkless process, every xl call): a small file touches a few of
+ * its pages. */
+struct buffers {
+	char text[XLCFG_TEXT_MAX + 1];   /* + 1: a longer file is seen */
+	char name[XLCFG_TEXT_MAX + 1];   /* + the newline */
+	struct xlcfg_keys keys;
+};
 
 /* "FILE" or "FILE:LINE", shown escaped, for the messages. */
 static const char *where(char *out, size_t cap, const char *file,
@@ -87,7 +92,7 @@ static _Noreturn void no_name(const char *file, unsigned line,
 
 /* xl's libxl_read_file_contents: a regular file, read whole. O_NONBLOCK:
  * a FIFO is refused instead of waiting for a writer (xl would block). */
-static size_t read_config(const char *file)
+static size_t read_config(const char *file, char *text)
 {
 	struct stat st;
 	ssize_t n;
@@ -101,7 +106,7 @@ static size_t read_config(const char *file)
 	if (!S_ISREG(st.st_mode))
 		no_name(file, 0, S_ISDIR(st.st_mode) ? "is a directory" :
 			"not a regular file", " (xl reads only plain files)");
-	n = read_fd_all(fd, text, sizeof(text));
+	n = read_fd_all(fd, text, XLCFG_TEXT_MAX + 1);
 	if (n == -EFBIG)
 		no_name(file, 0, "larger than 1 MiB (1048576 bytes), the "
 			"limit of xen-init-name", "");
@@ -113,7 +118,8 @@ static size_t read_config(const char *file)
 
 int xen_init_name_main(int argc, char **argv)
 {
-	struct xlcfg_want want = { "name", name, XLCFG_TEXT_MAX, 0, 0, 0 };
+	struct buffers *b;
+	struct xlcfg_want want = { "name", NULL, XLCFG_TEXT_MAX, 0, 0, 0 };
 	struct xlcfg_error err;
 	const char *file;
 	size_t len;
@@ -123,11 +129,17 @@ int xen_init_name_main(int argc, char **argv)
 			argc > 2 ? "one FILE only" : "FILE is empty",
 			" (see --help)");
 	file = argv[1];
-	len = read_config(file);
-	if (xlcfg_parse(text, len, &keys, &want, &err) < 0) {
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (b == MAP_FAILED)
+		die_msg(EXIT_NO_NAME, "cannot map 4 MiB of buffers: ",
+			errno_text(errno));
+	want.value = b->name;
+	len = read_config(file, b->text);
+	if (xlcfg_parse(b->text, len, &b->keys, &want, &err) < 0) {
 		char near[64];
 
-		shown_input(near, sizeof(near), text + err.near, err.near_len);
+		shown_input(near, sizeof(near), b->text + err.near, err.near_len);
 		if (err.near_len == 0)
 			no_name(file, err.line, err.what, " (at the end of the file)");
 		char at[300];
@@ -141,6 +153,6 @@ int xen_init_name_main(int argc, char **argv)
 		no_name(file, want.line, "name is a list, not a single value", "");
 	if (want.value_len == 0)
 		no_name(file, want.line, "name is empty", "");
-	name[want.value_len] = '\n';
-	return stdout_status(write_all(1, name, want.value_len + 1));
+	b->name[want.value_len] = '\n';
+	return stdout_status(write_all(1, b->name, want.value_len + 1));
 }
