@@ -4,18 +4,25 @@
  * the same name: unset, a list, or the same string. A difference aborts
  * (a finding) after printing both answers.
  *
- * libxlutil asserts on a NUL inside a quoted string: its __assert_fail
- * lands here (this definition wins over glibc's at link time) and jumps
- * back, counting as "refused", as xl would crash. The parse it abandons
- * leaks, so leak detection is off (xlcfg.c uses no heap at all). */
-#include <assert.h>
+ * libxlutil aborts (an assertion in its unquoting) on a NUL inside a
+ * quoted string, as xl would crash: inputs with a NUL go to a child
+ * process that answers over pipes, and its death by SIGABRT is the
+ * verdict "refused" (the child is then started again; any other death is
+ * a finding). Inputs without a NUL are parsed in this process. */
 #include <errno.h>
-#include <setjmp.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "xlcfg.h"
+
+#define INPUT_MAX 6000   /* lib-fuzz.sh runs with -max_len=6000 */
 
 typedef struct XLU_Config XLU_Config;
 XLU_Config *xlu_cfg_init(FILE *report, const char *report_filename);
@@ -27,68 +34,159 @@ void xlu_cfg_destroy(XLU_Config *cfg);
 void libxl_defbool_set(void *db, int b);
 void libxl_defbool_set(void *db, int b) { (void)db; (void)b; }
 
+/* libxlutil leaks on some syntax errors (values dropped by its error
+ * recovery); xlcfg.c uses no heap at all, so leak checks find nothing of
+ * ours. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_leaks=0"; }
 
-static sigjmp_buf upstream_assert;
+/* The child's answer: -1 refused, else an xlcfg_type; then the name. */
+struct answer {
+	int32_t verdict;
+	uint32_t len;
+	char name[INPUT_MAX];
+};
 
-void __assert_fail(const char *assertion, const char *file,
-		   unsigned int line, const char *function)
+static int full_io(int fd, void *buf, size_t len, int writing)
 {
-	(void)assertion; (void)file; (void)line; (void)function;
-	siglongjmp(upstream_assert, 1);
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
-static struct xlcfg_keys keys;
-static char value[6000 + 1];
-
-/* Upstream's verdict: -1 refused, else the xlcfg_type of "name". */
-static int upstream(const char *d, size_t n, const char **name)
+/* libxlutil's verdict on d, as xl create reads a config. */
+static void ask(const char *d, uint32_t n, struct answer *a)
 {
 	static FILE *devnull;
-	XLU_Config *volatile cfg;
+	XLU_Config *cfg;
+	const char *name;
 	int r;
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
 	cfg = xlu_cfg_init(devnull, "fuzz");
-	if (sigsetjmp(upstream_assert, 0))
-		return -1;   /* the abandoned cfg leaks */
+	a->len = 0;
 	if (xlu_cfg_readdata(cfg, d, (int)n) != 0) {
-		xlu_cfg_destroy(cfg);
-		return -1;
-	}
-	r = xlu_cfg_get_string(cfg, "name", name, 1);
-	if (r == 0) {
-		/* *name lives in cfg: copy it before destroying */
-		static char copy[6000 + 1];
-		size_t len = strlen(*name);
-		memcpy(copy, *name, len + 1);
-		*name = copy;
+		a->verdict = -1;
+	} else {
+		r = xlu_cfg_get_string(cfg, "name", &name, 1);
+		a->verdict = r == 0 ? XLCFG_STRING :
+			     r == ESRCH ? XLCFG_UNSET : XLCFG_LIST;
+		if (r == 0) {
+			a->len = (uint32_t)strlen(name);
+			memcpy(a->name, name, a->len);
+		}
 	}
 	xlu_cfg_destroy(cfg);
-	return r == 0 ? XLCFG_STRING : r == ESRCH ? XLCFG_UNSET : XLCFG_LIST;
+}
+
+static _Noreturn void serve(int in, int out)
+{
+	static char data[INPUT_MAX];
+	static struct answer a;
+	uint32_t n;
+
+	for (;;) {
+		if (full_io(in, &n, sizeof(n), 0) < 0 || full_io(in, data, n, 0) < 0)
+			_exit(0);
+		ask(data, n, &a);
+		if (full_io(out, &a, offsetof(struct answer, name) + a.len, 1) < 0)
+			_exit(0);
+	}
+}
+
+static pid_t child;
+static int to_child = -1, from_child = -1;
+
+static void start_child(void)
+{
+	int req[2], ans[2];
+
+	if (pipe(req) < 0 || pipe(ans) < 0)
+		abort();
+	child = fork();
+	if (child < 0)
+		abort();
+	if (child == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+		/* Its abort is an answer, not a crash of the fuzzer. */
+		signal(SIGABRT, SIG_DFL);
+		dup2(devnull, 2);
+		close(req[1]);
+		close(ans[0]);
+		serve(req[0], ans[1]);
+	}
+	close(req[0]);
+	close(ans[1]);
+	to_child = req[1];
+	from_child = ans[0];
+}
+
+/* Upstream's verdict on d; a->name holds the name. Only a NUL can make
+ * libxlutil abort: inputs without one are parsed in this process (an
+ * abort there would be a finding), the others by the child. */
+static int upstream(const char *d, size_t n, struct answer *a)
+{
+	uint32_t len = (uint32_t)n;
+	int status;
+
+	if (!memchr(d, '\0', n)) {
+		ask(d, len, a);
+		return a->verdict;
+	}
+
+	if (child == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		start_child();
+	}
+	if (full_io(to_child, &len, sizeof(len), 1) == 0 &&
+	    full_io(to_child, (void *)d, n, 1) == 0 &&
+	    full_io(from_child, a, offsetof(struct answer, name), 0) == 0 &&
+	    full_io(from_child, a->name, a->len, 0) == 0)
+		return a->verdict;
+	/* It died on this input. */
+	close(to_child);
+	close(from_child);
+	if (waitpid(child, &status, 0) != child ||
+	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
+		fprintf(stderr, "xlcfg: libxlutil's process died, status %#x\n",
+			status);
+		abort();
+	}
+	start_child();
+	return -1;
 }
 
 int LLVMFuzzerTestOneInput(const char *d, size_t n);
 int LLVMFuzzerTestOneInput(const char *d, size_t n)
 {
-	struct xlcfg_want want = { "name", value, sizeof(value) - 1, 0, 0, 0 };
+	static struct xlcfg_keys keys;
+	static char value[INPUT_MAX];
+	static struct answer a;
+	struct xlcfg_want want = { "name", value, sizeof(value), 0, 0, 0 };
 	struct xlcfg_error err;
-	const char *name = NULL;
 	int ours, theirs;
 
-	if (n > 6000)
+	if (n > INPUT_MAX)
 		return 0;
 	ours = xlcfg_parse(d, n, &keys, &want, &err) < 0 ? -1 : (int)want.type;
-	theirs = upstream(d, n, &name);
+	theirs = upstream(d, n, &a);
 	if (ours == theirs && (ours != XLCFG_STRING ||
-	    (strlen(name) == want.value_len &&
-	     memcmp(name, value, want.value_len) == 0)))
+	    (a.len == want.value_len && memcmp(a.name, value, a.len) == 0)))
 		return 0;
-	fprintf(stderr, "xlcfg: verdicts differ: libxlutil %d%s%s%s, forkless %d",
-		theirs, name ? " name \"" : "", name ? name : "", name ? "\"" : "",
-		ours);
+	fprintf(stderr, "xlcfg: verdicts differ: libxlutil %d", theirs);
+	if (theirs == XLCFG_STRING)
+		fprintf(stderr, " name \"%.*s\"", (int)a.len, a.name);
+	fprintf(stderr, ", forkless %d", ours);
 	if (ours == -1)
 		fprintf(stderr, " (line %u: %s)", err.line, err.what);
 	else if (ours == XLCFG_STRING)
