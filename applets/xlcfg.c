@@ -32,7 +32,8 @@
  * text. The parser stack: upstream's bison parser gives up ("memory
  * exhausted") when its stack would reach XLCFG_STACK_MAX entries; `count`
  * below follows that stack entry for entry, so a list nested too deep
- * for xl is too deep here at exactly the same token.
+ * for xl is too deep here (tests/xen-init/corpus.sh checks the limit
+ * from both sides in several shapes).
  *
  * parse() reads statements; parse_value() one value, calling parse_list(),
  * which walks nested lists with a bit per open level instead of recursion.
