@@ -67,13 +67,15 @@ struct buffers {
 static const char *where(char *out, size_t cap, const char *file,
 			 unsigned line)
 {
-	char shown[256], num[24];
+	char shown[256];
 	size_t len = 0;
 
 	shown_input(shown, sizeof(shown), file, strlen(file));
 	out[0] = '\0';
 	str_append(out, cap, &len, shown, strlen(shown));
 	if (line) {
+		char num[24];
+
 		num[0] = ':';
 		num[1 + fmt_u64(num + 1, line)] = '\0';
 		str_append(out, cap, &len, num, strlen(num));

@@ -68,8 +68,6 @@ static void ask(const char *d, uint32_t n, struct answer *a)
 {
 	static FILE *devnull;
 	XLU_Config *cfg;
-	const char *name;
-	int r;
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
@@ -78,7 +76,8 @@ static void ask(const char *d, uint32_t n, struct answer *a)
 	if (xlu_cfg_readdata(cfg, d, (int)n) != 0) {
 		a->verdict = -1;
 	} else {
-		r = xlu_cfg_get_string(cfg, "name", &name, 1);
+		const char *name;
+		int r = xlu_cfg_get_string(cfg, "name", &name, 1);
 		a->verdict = r == 0 ? XLCFG_STRING :
 			     r == ESRCH ? XLCFG_UNSET : XLCFG_LIST;
 		if (r == 0) {

@@ -106,7 +106,9 @@ else
 fi
 
 # ---- cost: one process, no exec, at most 11 syscalls -------------------------
-if command -v strace >/dev/null; then
+if [ -n "${FORKLESS_SANITIZED:-}" ]; then
+	:   # a sanitizer runtime makes its own syscalls
+elif command -v strace >/dev/null; then
 	f=$(cfg cost 'name = "guest1"\nmemory = 512\n')
 	strace -f -qq -o "$base/strace.log" "$FORKLESS" xen-init-name "$f" >/dev/null
 	calls=$(sed 's/(.*//' "$base/strace.log" | grep -v '^+++' )
@@ -116,7 +118,7 @@ if command -v strace >/dev/null; then
 	check "xen-init-name/one process (no fork, no exec of xl or python3)" "1 1" \
 		"$pids $(grep -c 'execve(' "$base/strace.log")"
 	[ "$n" -le 11 ] && pass "xen-init-name/at most 11 syscalls ($n)" ||
-		fail "xen-init-name/at most 11 syscalls" "$n" "$(cat "$base/strace.log")"
+		fail "xen-init-name/at most 11 syscalls" "$n" "$(head -40 "$base/strace.log")"
 else
 	fail "xen-init-name/syscalls" "strace is not installed"
 fi
