@@ -4,11 +4,11 @@
  * the same name: unset, a list, or the same string. A difference aborts
  * (a finding) after printing both answers.
  *
- * libxlutil aborts (an assertion in its unquoting) on a NUL inside a
- * quoted string, as xl would crash: inputs with a NUL go to a child
- * process that answers over pipes, and its death by SIGABRT is the
- * verdict "refused" (the child is then started again; any other death is
- * a finding). Inputs without a NUL are parsed in this process. */
+ * libxlutil runs in a child process that answers over pipes: it aborts
+ * (an assertion in its unquoting) on a NUL inside a quoted string, as xl
+ * would crash, and that death by SIGABRT is its verdict "refused" (any
+ * other death is a finding); and it leaks on some syntax errors, so the
+ * child is replaced every CHILD_INPUTS inputs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -23,6 +23,7 @@
 #include "xlcfg.h"
 
 #define INPUT_MAX 6000   /* lib-fuzz.sh runs with -max_len=6000 */
+#define CHILD_INPUTS 20000   /* then the child is replaced */
 
 typedef struct XLU_Config XLU_Config;
 XLU_Config *xlu_cfg_init(FILE *report, const char *report_filename);
@@ -34,9 +35,8 @@ void xlu_cfg_destroy(XLU_Config *cfg);
 void libxl_defbool_set(void *db, int b);
 void libxl_defbool_set(void *db, int b) { (void)db; (void)b; }
 
-/* libxlutil leaks on some syntax errors (values dropped by its error
- * recovery); xlcfg.c uses no heap at all, so leak checks find nothing of
- * ours. */
+/* The child's leaks (values libxlutil's error recovery drops) are not
+ * ours: xlcfg.c uses no heap at all. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "detect_leaks=0"; }
 
@@ -130,21 +130,26 @@ static void start_child(void)
 	from_child = ans[0];
 }
 
-/* Upstream's verdict on d; a->name holds the name. Only a NUL can make
- * libxlutil abort: inputs without one are parsed in this process (an
- * abort there would be a finding), the others by the child. */
+static void stop_child(void)
+{
+	close(to_child);
+	close(from_child);
+}
+
+/* Upstream's verdict on d; a->name holds the name. */
 static int upstream(const char *d, size_t n, struct answer *a)
 {
+	static unsigned served;
 	uint32_t len = (uint32_t)n;
 	int status;
 
-	if (!memchr(d, '\0', n)) {
-		ask(d, len, a);
-		return a->verdict;
-	}
-
 	if (child == 0) {
 		signal(SIGPIPE, SIG_IGN);
+		start_child();
+	} else if (++served % CHILD_INPUTS == 0) {
+		/* a fresh one: libxlutil's leaks go with the old */
+		stop_child();
+		waitpid(child, &status, 0);
 		start_child();
 	}
 	if (full_io(to_child, &len, sizeof(len), 1) == 0 &&
@@ -153,8 +158,7 @@ static int upstream(const char *d, size_t n, struct answer *a)
 	    full_io(from_child, a->name, a->len, 0) == 0)
 		return a->verdict;
 	/* It died on this input. */
-	close(to_child);
-	close(from_child);
+	stop_child();
 	if (waitpid(child, &status, 0) != child ||
 	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
 		fprintf(stderr, "xlcfg: libxlutil's process died, status %#x\n",
