@@ -108,13 +108,6 @@ static int is_number_char(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == 'x';
 }
 
-/* Does c alone make a token (a one-letter key, a digit, a newline, ; = [ ] ,)? */
-static int is_token_alone(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       (c != '\0' && strchr("\n;=[],", c));
-}
-
 /* How many of the (at most 3) bytes at s strtoul(s, &end, 10) would read:
  * C-locale blanks, a sign, then decimal digits; 0 without a digit. */
 static size_t strtoul_span(const char *s, size_t n)
@@ -176,6 +169,13 @@ static const char *unquote(const char *text, size_t start, size_t len,
 }
 
 /* ---- tokens ------------------------------------------------------------ */
+
+/* Does c alone make a token (a one-letter key, a digit, a newline, ; = [ ] ,)? */
+static int is_token_alone(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       (c != '\0' && strchr("\n;=[],", c));
+}
 
 static int lex_string(struct parser *p, struct token *t)
 {
