@@ -1,5 +1,7 @@
 /* xen-init.c - Debian's xendomains helpers in /usr/lib/xen-common/bin,
- * without Python and without running xl.
+ * without Python and without running xl. xen-init-name is here; its
+ * sibling xen-init-list (the running domains, from xenstore) belongs here
+ * too.
  *
  * xen-init-name FILE: Debian's script runs
  * `xen create --quiet --dryrun --defconfig FILE` (xl, which needs a
