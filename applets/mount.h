@@ -1,45 +1,60 @@
-/* mount.h - what applets/mount.c and applets/mount-xenstore.c share (and
- * tests/unit/test_mountopt.c checks). */
+/* mount.h - what the mount helpers (mount.c) and mount-shared
+ * (mount-shared.c) share: the exit codes, the parsed command line, the
+ * options both take, and the mount itself. */
 #ifndef FORKLESS_MOUNT_H
 #define FORKLESS_MOUNT_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "libcommon.h"
+#include "mountopt.h"
 
-#define SHARE_TAG_MAX 256
-
-enum share_kind {
-	SHARE_VIRTIOFS,
-	SHARE_9P_VIRTIO,
-	SHARE_9P_XEN,
-	SHARE_VBOXSF,
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,       /* usage error or bad option */
+	EXIT_SYSTEM = 2,      /* system error (namespace, passwd, stdout) */
+	EXIT_MOUNT = 32,      /* mount(2) failed, share not found */
 };
 
-/* Called for each tag found; dev names where it was seen (virtio0, the
- * xenstore device id). A non-zero return stops the walk. */
-typedef int share_fn(void *ctx, enum share_kind kind, const char *tag,
-		     const char *dev);
-int for_each_share(unsigned kinds, share_fn *fn, void *ctx);
+#define MAX_OPTS 32
 
-/* ---- xenstore (mount-xenstore.c) ---------------------------------------- */
+/* Which filesystem a helper mounts. ENABLE_ first: a configuration
+ * without that helper then does not link its option table. */
+#define IS_VBOXSF(fs) (ENABLE_MOUNT_VBOXSF && (fs) == &mopt_fs_vboxsf)
+#define IS_9P(fs) (ENABLE_MOUNT_9P && (fs) == &mopt_fs_9p)
+#define IS_VIRTIOFS(fs) (ENABLE_MOUNT_VIRTIOFS && (fs) == &mopt_fs_virtiofs)
 
-/* The xenstore wire protocol (xen/include/public/io/xs_wire.h). */
-enum { XS_DIRECTORY = 1, XS_READ = 2, XS_ERROR = 16 };
-struct xs_header {
-	uint32_t type, req_id, tx_id, len;
+/* An input as messages show it (shown_input): at most this many bytes. */
+#define SHOWN_MAX 256
+
+struct helper {
+	const struct mopt_fs *fs;
+	const char *source, *target, *ns;
+	const char *opts[MAX_OPTS + 1];   /* + mount-shared's trans=xen */
+	unsigned nopts;
+	int fake, verbose, sloppy, ro, rw;
+	unsigned long flags;
+	char data[MOPT_DATA_MAX + 1];
+	int have_data;
+	int xen;              /* 9p with trans=xen */
 };
-#define XS_PAYLOAD_MAX 4096
 
-/* Build a request for path into buf: returns its length, or 0 when it
- * does not fit. */
-size_t xs_request(char *buf, size_t cap, uint32_t type, uint32_t req_id,
-		  const char *path);
-/* Check a reply of len bytes for req_id: 0 and the payload, -EIO for a
- * malformed or mismatched reply, -EAGAIN when incomplete, -ENOENT (etc.)
- * for an XS_ERROR reply naming that errno. */
-int xs_reply(const char *buf, size_t len, uint32_t req_id,
-	     const char **payload, uint32_t *plen);
-/* Each device/9pfs/N/tag of this domain, through /dev/xen/xenbus. */
-int xenstore_9pfs_tags(share_fn *fn, void *ctx);
+/* The options every mount applet takes, from an optscan loop: -s -f -v
+ * -n -N NS -o OPTS -h and --help (exit 0 after the help), and the
+ * scanner's '?' and ':' (a usage error, exit 1). Each applet's loop
+ * handles its own letters and passes every other return here. */
+void mount_common_option(struct helper *h, const struct optscan *os, int c);
+/* SOURCE DIR from n operands (optscan's, in argv[1..]), or "missing
+ * operand: expected TAG DIR (try ...)". */
+void mount_take_operands(struct helper *h, int n, char **argv,
+			 const char *source_name);
+_Noreturn void mount_usage_error(const char *what, const char *arg);
+/* -N NS: a path or a pid. Exits 2 when it cannot be entered. */
+void mount_enter_ns(const char *ns);
+/* Exit 2 when ret (a write result to stdout) is an error. */
+void mount_check_output(int ret);
+
+/* Options -> flags and data, then mount(2) unless -f. Returns the exit
+ * status; with quiet, a failed mount(2) returns 32 (errno set) for the
+ * caller to try another way instead of exiting. */
+int mount_run(struct helper *h, int quiet);
 
 #endif

@@ -8,6 +8,7 @@
 #                                 its table entry: Kconfig symbol, argv[0]
 #                                 name, install path, entry point, 0 or
 #                                 ARGS_PASSTHROUGH (never intercept --help)
+#                                 or OWN_HELP (the applet takes --help)
 #   //usage:TEXT                  a line of the --help text of the last
 #                                 //applet: line above it
 # Writes OUTDIR/Config.applets.in and OUTDIR/applet_table.h, each only when

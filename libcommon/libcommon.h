@@ -26,6 +26,9 @@ enum {
 	/* All arguments belong to a program this applet execs: never
 	 * intercept --help (e.g. `xen --help` must reach xl). */
 	APPLET_ARGS_PASSTHROUGH = 1,
+	/* The applet takes --help itself, in any position, with its own
+	 * exit codes (the mount helpers: 2 when stdout cannot be written). */
+	APPLET_OWN_HELP = 2,
 };
 
 struct applet {
@@ -173,6 +176,15 @@ ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 /* Read an open fd to its end: the byte count, -EFBIG when cap bytes were
  * filled, or -errno. */
 ssize_t read_fd_all(int fd, char *buf, size_t cap);
+
+/* ---- users and groups (passwd.c) -------------------------------------- */
+
+/* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
+ * the third field in both. 0, -ENOENT (no such name), -EINVAL (malformed
+ * id on that line), or -errno reading the file. No NSS: a static binary
+ * reads the files, as an initramfs has nothing else. */
+int lookup_id_in_file(const char *path, const char *name, size_t len,
+		      uint32_t *id);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 

@@ -26,7 +26,8 @@ const struct applet *find_applet(const char *name)
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
-	if (!(a->flags & APPLET_ARGS_PASSTHROUGH) && argc >= 2 &&
+	if (!(a->flags & (APPLET_ARGS_PASSTHROUGH | APPLET_OWN_HELP)) &&
+	    argc >= 2 &&
 	    strcmp(argv[1], "--help") == 0) {
 		return stdout_status(write_strs(1, a->usage[0] ? a->usage
 					 : "(help text not configured in)\n"));

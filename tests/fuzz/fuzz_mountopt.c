@@ -1,10 +1,17 @@
 /* fuzz_mountopt.c - libFuzzer target for the mount option engine
- * (libcommon/mountopt.c) and the xenstore reply parser of mount-shared.
+ * (applets/mountopt.c) and the reply parser of the xenstore client
+ * (libcommon/xenstore.c, xs_decode) that mount-shared reads tags with.
  *
  * Input: byte 0 picks the table (vboxsf, 9p, virtiofs, xenstore reply),
  * sloppy mode and the answer of the VirtualBox driver probe; the rest is
- * the option string. Invariants checked (abort() on violation, which
- * libFuzzer reports as a crash):
+ * the option string, or the bytes read from xenstore (bits 4-5 of byte 0
+ * pick the request type, fed to the parser whole and byte by byte as
+ * read(2) may return them). Invariants checked (abort() on violation,
+ * which libFuzzer reports as a crash):
+ *   - a reply is accepted only whole, with the request's type (or
+ *     XS_ERROR, then as -errno) and req_id, a payload within the input
+ *     and at most XS_PAYLOAD_MAX bytes; a prefix of it is incomplete
+ *     (-EAGAIN) or already refused, never accepted;
  *   - the data built is at most 4095 bytes, NUL-terminated, and either
  *     complete or refused (MOPT_TOO_LONG), never cut;
  *   - split as the kernel's LSM parsers split it (at commas outside
@@ -12,13 +19,14 @@
  *     left open, and no word mount(8) keeps to itself;
  *   - normalising is idempotent: parsing the data again (not sloppy)
  *     succeeds and builds the same data, with no VFS flags. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libcommon.h"
 #include "mountopt.h"
-#include "mount.h"
+#include "xenstore.h"
 
 static int vbox;
 
@@ -42,11 +50,44 @@ static const struct mopt_fs *const tables[3] = {
 	&mopt_fs_vboxsf, &mopt_fs_9p, &mopt_fs_virtiofs
 };
 
-/* The walk of mount-xenstore.c needs it; never called here. */
-int for_each_share(unsigned kinds, share_fn *fn, void *ctx)
+/* One xenstore reply (the bytes after byte 0) to a request of type. */
+static void fuzz_xs_reply(const char *buf, size_t len, uint32_t type)
 {
-	(void)kinds; (void)fn; (void)ctx;
-	return 0;
+	static const uint32_t req_id = 1;
+	const char *payload = NULL;
+	uint32_t plen = 0;
+	struct xs_header h;
+	int r = xs_decode(buf, len, type, req_id, &payload, &plen);
+
+	if (r == 0 || (r < 0 && r != -EAGAIN && payload)) {
+		/* accepted (or an XS_ERROR): the header says so exactly */
+		memcpy(&h, buf, sizeof(h));
+		if (len != sizeof(h) + h.len || plen != h.len ||
+		    plen > XS_PAYLOAD_MAX || payload != buf + sizeof(h) ||
+		    h.req_id != req_id ||
+		    (h.type != type && h.type != XS_ERROR) ||
+		    (r == 0) != (h.type == type && type != XS_ERROR))
+			abort();
+	}
+	if (r == -EAGAIN && len >= sizeof(h)) {
+		memcpy(&h, buf, sizeof(h));
+		if (len >= sizeof(h) + h.len)
+			abort();   /* all there, yet "incomplete" */
+	}
+	/* As read(2) may deliver it: no prefix short of the whole message
+	 * is accepted, and one is refused only when the whole is. */
+	size_t whole = len;
+	if (len >= sizeof(h)) {
+		memcpy(&h, buf, sizeof(h));
+		if (sizeof(h) + (size_t)h.len < whole)
+			whole = sizeof(h) + h.len;
+	}
+	for (size_t n = 0; n < whole; n++) {
+		int p = xs_decode(buf, n, type, req_id, &payload, &plen);
+
+		if ((p != -EAGAIN && p != -EIO) || (p == -EIO && r != -EIO))
+			abort();
+	}
 }
 
 static void parse_build(const struct mopt_fs *fs, int sloppy, const char *s,
@@ -86,12 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	vbox = data[0] >> 3 & 1;
 	if ((data[0] & 3) == 3) {
-		const char *payload;
-		uint32_t plen;
-		int r = xs_reply((const char *)data + 1, size - 1, 1, &payload,
-				 &plen);
-		if (r == 0 && (payload + plen > (const char *)data + size))
-			abort();
+		static const uint32_t types[4] = {
+			XS_DIRECTORY, XS_READ, XS_WRITE, XS_TRANSACTION_START
+		};
+		fuzz_xs_reply((const char *)data + 1, size - 1,
+			      types[data[0] >> 4 & 3]);
 		return 0;
 	}
 	fs = tables[data[0] & 3];

@@ -7,21 +7,20 @@
 # tags (Linux 6.9+), a virtio-fs device without a visible tag (older
 # kernels), the VirtualBox guest PCI device 80ee:cafe. The mount(2) call is
 # checked with strace's injection, as in mount8.sh. Xen 9pfs tags come
-# from xenstore (/dev/xen/xenbus): a stand-in answers on a raw pty bound
-# there (an overlay on /dev makes the path), when python3 is installed;
+# from xenstore (/dev/xen/xenbus): a stand-in (xenstore-standin.py) answers
+# on a raw pty bound there (an overlay on /dev makes the path; lib-mount.sh),
+# when python3 is installed;
 # the message encoding is also covered by tests/unit/test_mountopt.c, the
 # real xenstore by the VM tests.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 
 need_root mount/shared || exit 0
 if ! command -v strace >/dev/null; then
 	skip mount/shared "strace not installed"
 	exit 0
 fi
-if ! "$FORKLESS" --list | grep -qx mount-shared; then
-	fail mount/shared "mount-shared is not built into $FORKLESS"
-	exit 0
-fi
+mount_applets mount/shared mount-shared || exit 0
 T=$(scratch shared)
 trap 'rm -rf "$T"' EXIT
 ln -s "$FORKLESS" "$T/mount-shared"
@@ -30,18 +29,10 @@ export T TOP FORKLESS
 
 cat >"$T/ns.sh" <<'NS'
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 MS=$T/mount-shared
 M=$T/mnt
-mount --make-rprivate / 2>/dev/null
-for d in /sys/bus/virtio /sys/fs /sys/bus/pci; do
-	mkdir -p "$d" 2>/dev/null
-	mount -t tmpfs tmpfs "$d" || { skip mount/shared "cannot mount tmpfs on $d"; exit 0; }
-done
-[ -e /dev/vboxguest ] && mount --bind /dev/null /dev/vboxguest 2>/dev/null && rm -f /dev/vboxguest 2>/dev/null
-if [ -e /dev/vboxguest ]; then
-	skip mount/shared "this machine is a VirtualBox guest (/dev/vboxguest)"
-	exit 0
-fi
+sysfs_standin mount/shared || exit 0
 mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio3 /sys/bus/virtio/drivers/9pnet_virtio/virtio7 \
 	/sys/bus/virtio/devices
 printf 'hostshare\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio3/mount_tag
@@ -194,21 +185,7 @@ run_ms -l
 [ "$RC" = 0 ] && [ ! -s "$T/out" ] && pass mount/shared/list-empty || fail mount/shared/list-empty "exit $RC: $(cat "$T/out")"
 
 # Xen 9pfs: device/9pfs/0/tag = xenshare in a stand-in xenstore.
-if ! command -v python3 >/dev/null; then
-	fail mount/shared/xen "python3 not installed (the stand-in xenstore; .ci/run installs it)"
-	exit 0
-fi
-python3 "$T/xenstore.py" "$T/pty" 0=xenshare &
-xs=$!
-for _ in $(seq 50); do [ -s "$T/pty" ] && break; sleep 0.1; done
-mkdir -p "$T/devx/xen" && touch "$T/devx/xen/xenbus" "$T/xenbus"
-if ! [ -s "$T/pty" ] || ! mount --bind "$(cat "$T/pty")" "$T/xenbus" ||
-	! mount -t overlay overlay -o "lowerdir=$T/devx:/dev" /dev 2>"$T/err" ||
-	! mount --bind "$T/xenbus" /dev/xen/xenbus; then
-	skip mount/shared/xen "cannot put a pty at /dev/xen/xenbus: $(cat "$T/err")"
-	kill $xs
-	exit 0
-fi
+xenstore_standin mount/shared/xen "$T" 0=xenshare || exit 0
 case $(printf '%s\n' "$(uname -r)" 5.8 | sort -V | head -1) in
 5.8) xm=262144 ;; *) xm=65536 ;;
 esac
@@ -225,36 +202,7 @@ expect mount/shared/xen-after-32-options \
 run_ms "${opts[@]}" -o cache=loose -o ro xenshare "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "too many -o options" "$T/err" && pass mount/shared/33-options-refused ||
 	fail mount/shared/33-options-refused "exit $RC, '$got'" "$(cat "$T/err")"
-kill $xs
+xenstore_standin_stop "$T"
 NS
-cat >"$T/xenstore.py" <<'PY'
-# A stand-in xenstore for /dev/xen/xenbus: the raw pty's slave path goes
-# to argv[1]; argv[2:] are N=TAG 9pfs devices. Answers DIRECTORY
-# device/9pfs and READ device/9pfs/N/tag (xs_wire.h), else ENOENT.
-import os, struct, sys, tty
-tags = dict(a.split('=', 1) for a in sys.argv[2:])
-master, slave = os.openpty()
-tty.setraw(slave)
-with open(sys.argv[1] + '.tmp', 'w') as f:
-    f.write(os.ttyname(slave))
-os.rename(sys.argv[1] + '.tmp', sys.argv[1])
-buf = b''
-while True:
-    buf += os.read(master, 4096)
-    while len(buf) >= 16:
-        kind, req, tx, n = struct.unpack('<4I', buf[:16])
-        if len(buf) < 16 + n:
-            break
-        path = buf[16:16 + n].rstrip(b'\0').decode()
-        buf = buf[16 + n:]
-        dev = path[len('device/9pfs/'):-len('/tag')]
-        if kind == 1 and path == 'device/9pfs':
-            reply = b''.join(k.encode() + b'\0' for k in tags)
-        elif kind == 2 and path == 'device/9pfs/%s/tag' % dev and dev in tags:
-            reply = tags[dev].encode()
-        else:
-            kind, reply = 16, b'ENOENT\0'
-        os.write(master, struct.pack('<4I', kind, req, tx, len(reply)) + reply)
-PY
 unshare -m bash "$T/ns.sh" </dev/null || fail mount/shared "the namespace script exited with status $?"
 exit 0

@@ -17,8 +17,6 @@
 #define MS_LAZYTIME (1 << 25)
 #endif
 
-#define ATIME_BITS (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)
-
 /* Word lists are "pools": the words one after another, each ended by a
  * NUL, the list ended by an empty word (BusyBox's index_in_strings()).
  * One string instead of a table of pointers: 1 byte per word, not 8. */
@@ -41,45 +39,91 @@ static const char *pool_at(const char *pool, unsigned i)
 }
 
 /* The VFS flags, in bit order (the order -v names them in), with the word
- * that sets and the word that clears each, as mount(8) maps them. The
- * access-time words that set a flag clear the other two, so the last one
- * given wins (the kernel would otherwise let noatime beat a later
- * relatime). NO_WORD: a flag only one word touches. */
+ * that sets and the word that clears each, as mount(8) maps them, and
+ * their group: setting a flag of the ATIME group clears the others, so
+ * the last access-time word given wins (the kernel would otherwise let
+ * noatime beat a later relatime). NO_WORD: a flag only one word touches.
+ * (libmount's optmap is the model: properties are columns.) */
 #define NO_WORD ","   /* never matches: options are split at commas */
+#define ATIME 1
 #define MS_FLAG_WORDS(X) \
-	X(RDONLY,      "ro",          "rw") \
-	X(NOSUID,      "nosuid",      "suid") \
-	X(NODEV,       "nodev",       "dev") \
-	X(NOEXEC,      "noexec",      "exec") \
-	X(SYNCHRONOUS, "sync",        "async") \
-	X(REMOUNT,     "remount",     NO_WORD) \
-	X(MANDLOCK,    "mand",        "nomand") \
-	X(DIRSYNC,     "dirsync",     NO_WORD) \
-	X(NOSYMFOLLOW, "nosymfollow", "symfollow") \
-	X(NOATIME,     "noatime",     "atime") \
-	X(NODIRATIME,  "nodiratime",  "diratime") \
-	X(SILENT,      "silent",      "loud") \
-	X(RELATIME,    "relatime",    "norelatime") \
-	X(STRICTATIME, "strictatime", "nostrictatime") \
-	X(LAZYTIME,    "lazytime",    "nolazytime")
-#define MS_VALUE(flag, set, clear) MS_##flag,
-#define MS_NAME(flag, set, clear) #flag "\0"
-#define MS_WORDS(flag, set, clear) set "\0" clear "\0"
+	X(RDONLY,      "ro",          "rw",            0) \
+	X(NOSUID,      "nosuid",      "suid",          0) \
+	X(NODEV,       "nodev",       "dev",           0) \
+	X(NOEXEC,      "noexec",      "exec",          0) \
+	X(SYNCHRONOUS, "sync",        "async",         0) \
+	X(REMOUNT,     "remount",     NO_WORD,         0) \
+	X(MANDLOCK,    "mand",        "nomand",        0) \
+	X(DIRSYNC,     "dirsync",     NO_WORD,         0) \
+	X(NOSYMFOLLOW, "nosymfollow", "symfollow",     0) \
+	X(NOATIME,     "noatime",     "atime",         ATIME) \
+	X(NODIRATIME,  "nodiratime",  "diratime",      0) \
+	X(SILENT,      "silent",      "loud",          0) \
+	X(RELATIME,    "relatime",    "norelatime",    ATIME) \
+	X(STRICTATIME, "strictatime", "nostrictatime", ATIME) \
+	X(LAZYTIME,    "lazytime",    "nolazytime",    0)
+#define MS_VALUE(flag, set, clear, group) MS_##flag,
+#define MS_NAME(flag, set, clear, group) #flag "\0"
+#define MS_WORDS(flag, set, clear, group) set "\0" clear "\0"
+#define MS_ATIME_BIT(flag, set, clear, group) | ((group) == ATIME ? MS_##flag : 0)
 static const uint32_t ms_flags[] = { MS_FLAG_WORDS(MS_VALUE) };
 static const char ms_names[] = MS_FLAG_WORDS(MS_NAME);
 static const char ms_words[] = MS_FLAG_WORDS(MS_WORDS);
+static const unsigned long atime_bits = 0ul MS_FLAG_WORDS(MS_ATIME_BIT);
 
-/* mount(8)'s own words, dropped: user and users imply noexec, nosuid,
- * nodev; owner and group nosuid, nodev (the first four, in this order). */
-static const char mount8_words[] =
-	"user\0users\0owner\0group\0nouser\0defaults\0auto\0noauto\0nofail\0"
-	"_netdev\0";
+/* The words only mount(8) and fstab read, dropped, and what each implies,
+ * as in mount(8): the bare words user and users imply noexec, nosuid,
+ * nodev; owner and group nosuid, nodev (a later exec, suid or dev lifts
+ * them). How a word matches is a column: WORD alone, VALUE as NAME=...
+ * (user=NAME is how utab records "user"), PREFIX as the start of any
+ * option (fstab comments for other programs: x-systemd.*, X-mount.mkdir).
+ * Looked up after the VFS flag words. */
+enum { M8_WORD, M8_VALUE, M8_PREFIX };
+#define IMPLY_USER (MS_NOEXEC | MS_NOSUID | MS_NODEV)
+#define IMPLY_OWNER (MS_NOSUID | MS_NODEV)
+#define MOUNT8_WORDS(X) \
+	X("user",     M8_WORD,   IMPLY_USER) \
+	X("users",    M8_WORD,   IMPLY_USER) \
+	X("owner",    M8_WORD,   IMPLY_OWNER) \
+	X("group",    M8_WORD,   IMPLY_OWNER) \
+	X("nouser",   M8_WORD,   0) \
+	X("defaults", M8_WORD,   0) \
+	X("auto",     M8_WORD,   0) \
+	X("noauto",   M8_WORD,   0) \
+	X("nofail",   M8_WORD,   0) \
+	X("_netdev",  M8_WORD,   0) \
+	X("comment",  M8_VALUE,  0) \
+	X("helper",   M8_VALUE,  0) \
+	X("uhelper",  M8_VALUE,  0) \
+	X("user",     M8_VALUE,  0) \
+	X("users",    M8_VALUE,  0) \
+	X("x-",       M8_PREFIX, 0) \
+	X("X-",       M8_PREFIX, 0)
+#define M8_ENTRY(word, match, implies) { word, match, implies },
+static const struct mount8_word {
+	char word[9];
+	uint8_t match;
+	uint8_t implies;          /* MS_* bits, all below 256 */
+} mount8_words[] = { MOUNT8_WORDS(M8_ENTRY) };
+_Static_assert((IMPLY_USER | IMPLY_OWNER) < 256, "mount8_word.implies");
 
-/* Words with a value that only mount(8) reads (user=NAME is how utab
- * records "user"), dropped; so are the x-/X- prefixes of fstab comments
- * for other programs (x-systemd.*, X-mount.mkdir). */
-static const char dropped_with_value[] =
-	"comment\0helper\0uhelper\0user\0users\0";
+/* The row of mount8_words that opt (len bytes; its name, before any
+ * '=', nlen bytes) matches, or NULL. */
+static const struct mount8_word *mount8_word(const char *opt, size_t len,
+					     size_t nlen)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(mount8_words); i++) {
+		const struct mount8_word *w = &mount8_words[i];
+		size_t n = strlen(w->word);
+
+		if (n > nlen || memcmp(opt, w->word, n) != 0)
+			continue;
+		if (w->match == M8_PREFIX ||
+		    (n == nlen && (w->match == M8_VALUE) == (nlen < len)))
+			return w;
+	}
+	return NULL;
+}
 
 #define ID_MAX 4294967294u   /* (uid_t)-1 means "no id" to the kernel */
 
@@ -401,34 +445,28 @@ static int parse_one(struct mopt_ctx *ctx, const char *opt, size_t len)
 {
 	const char *eq = memchr(opt, '=', len);
 	size_t nlen = eq ? (size_t)(eq - opt) : len;
+	const struct mount8_word *w;
 	int i;
 
 	if (memchr(opt, '\0', len))
 		return fail(ctx, opt, len, MOPT_NUL_BYTE);
-	if (nlen >= 2 && (opt[0] == 'x' || opt[0] == 'X') && opt[1] == '-')
-		return 0;   /* x-systemd.*, X-mount.*: for other programs */
-	if (eq) {
-		if (pool_index(dropped_with_value, opt, nlen) >= 0)
-			return 0;
-		return parse_fs_option(ctx, opt, len, nlen, eq + 1,
-				       len - nlen - 1, 1);
-	}
-	if ((i = pool_index(ms_words, opt, len)) >= 0) {
+	if (!eq && (i = pool_index(ms_words, opt, len)) >= 0) {
 		/* word 2k sets flag k, word 2k+1 clears it */
 		unsigned long flag = ms_flags[i / 2];
 		if (i & 1)
 			ctx->flags &= ~flag;
 		else
-			ctx->flags = (ctx->flags & ~(flag & ATIME_BITS ?
-				      ATIME_BITS : 0ul)) | flag;
+			ctx->flags = (ctx->flags & ~((flag & atime_bits) ?
+				      atime_bits : 0ul)) | flag;
 		return 0;
 	}
-	if ((i = pool_index(mount8_words, opt, len)) >= 0) {
-		if (i < 4)
-			ctx->flags |= MS_NOSUID | MS_NODEV |
-				      (i < 2 ? MS_NOEXEC : 0ul);
+	if ((w = mount8_word(opt, len, nlen)) != NULL) {
+		ctx->flags |= w->implies;
 		return 0;
 	}
+	if (eq)
+		return parse_fs_option(ctx, opt, len, nlen, eq + 1,
+				       len - nlen - 1, 1);
 	return parse_fs_option(ctx, opt, len, len, NULL, 0, 0);
 }
 

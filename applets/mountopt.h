@@ -167,13 +167,4 @@ int mopt_resolve_passwd(struct mopt_ctx *ctx, int is_group, const char *name,
  * not and has a world-readable follow_symlinks parameter instead). */
 int mopt_vbox_driver_sysfs(struct mopt_ctx *ctx);
 
-/* ---- passwd.c ---------------------------------------------------------- */
-
-/* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
- * the third field in both. 0, -ENOENT (no such name), -EINVAL (malformed
- * id on that line), or -errno reading the file. No NSS: a static binary
- * reads the files, as an initramfs has nothing else. */
-int lookup_id_in_file(const char *path, const char *name, size_t len,
-		      uint32_t *id);
-
 #endif

@@ -1,0 +1,600 @@
+/* mount-shared.c - mount-shared: find a share by its tag (virtiofs and
+ * virtio 9p tags in sysfs, Xen 9pfs tags in xenstore, VirtualBox shared
+ * folders by name) and mount it as mount.TYPE would (mount_run(), in
+ * mount.c; the family's Kconfig entries are there too).
+ *
+ * mount_shared_main() scans argv, then polls for_each_share() every
+ * 100 ms until TAG is seen or -w SECONDS have passed (a clock deadline,
+ * not a count of polls: a slow walk does not stretch the wait). Each
+ * xenstore walk has its own reply deadline of 1 s; a xenstore that does
+ * not answer is reported once and not asked again, so the whole run is
+ * bounded by -w plus one reply timeout.
+ */
+//applet:MOUNT_SHARED mount-shared usr/bin/mount-shared mount_shared_main OWN_HELP
+//usage:Usage: mount-shared [-sfnvh] [-t TYPE] [-o OPTS] [-w SECONDS] [-N NS] TAG DIR
+//usage:       mount-shared -l
+//usage:Find share TAG (virtiofs, virtio 9p, Xen 9pfs, VirtualBox) and mount it
+//usage:on DIR as mount.TYPE would.
+//usage:  -l          list the tags found: TAG TYPE WHERE
+//usage:  -t TYPE     only 9p, virtiofs or vboxsf (Xen: -t 9p -o trans=xen)
+//usage:  -o OPTS     options of that type (see mount.TYPE --help)
+//usage:  -w SECONDS  wait for TAG to appear (default 5, 0: no wait)
+//usage:  -s -f -v -n -N   as for mount.vboxsf
+//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
+//usage:32 mount failure or TAG not found (the tags present are listed).
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mount.h"
+#include "xenstore.h"
+
+#define SHARE_TAG_MAX 256
+#define XS_REPLY_MS 1000   /* a walk of xenstore gets this long */
+
+enum share_kind {
+	SHARE_VIRTIOFS,
+	SHARE_9P_VIRTIO,
+	SHARE_9P_XEN,
+	SHARE_VBOXSF,
+};
+#define KIND(k) (1u << (k))
+
+/* Called for each tag found; dev names where it was seen (virtio0, the
+ * xenstore device id). A non-zero return stops the walk. */
+typedef int share_fn(void *ctx, enum share_kind kind, const char *tag,
+		     const char *dev);
+
+/* What one run has learnt about xenstore. */
+struct xen_state {
+	int given_up;    /* it failed once (reported): not asked again */
+};
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+/* Out of file descriptors or memory: a walk that cannot open an entry
+ * would miss shares silently, so that is a system error, named. */
+static void die_if_resource(long err, const char *what, const char *name)
+{
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+		die_msg(EXIT_SYSTEM, "cannot read ", what, name, ": ",
+			errno_text((int)-err));
+}
+
+/* struct linux_dirent64, which getdents64 fills (not the libc's dirent:
+ * its layout is the libc's business). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Call fn(dirfd, name, ctx) for each entry of dir not starting with '.',
+ * until one returns non-zero. getdents64 into a stack buffer: opendir()
+ * would pull musl's malloc in (8 KiB) for this one loop. A directory that
+ * does not exist has no entries; any other error exits 2.
+ * TODO after the merge: libcommon's getdents64 iterator replaces this. */
+typedef int dir_entry_fn(int dirfd, const char *name, void *ctx);
+
+static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
+{
+	union { uint64_t align; char buf[4096]; } u;
+	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
+			errno_text(errno));
+	}
+	while (!ret) {
+		long n = syscall(SYS_getdents64, fd, u.buf, sizeof(u.buf));
+
+		if (n < 0)
+			die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
+				errno_text(errno));
+		if (n == 0)
+			break;
+		for (long off = 0; off < n && !ret;) {
+			const char *rec = u.buf + off;
+			const char *name = rec + offsetof(struct linux_dirent64,
+							  d_name);
+			unsigned short reclen;
+
+			memcpy(&reclen, rec + offsetof(struct linux_dirent64,
+						       d_reclen),
+			       sizeof(reclen));
+			if (name[0] != '.')
+				ret = fn(fd, name, ctx);
+			off += reclen;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+/* dirfd/NAME/FILE into buf: a line of sysfs text, the newline and
+ * trailing NULs cut. Returns its length, or -errno. */
+static ssize_t read_entry_file(int dirfd, const char *name, const char *file,
+			       char *buf, size_t cap)
+{
+	char path[300];
+	size_t len = 0;
+	ssize_t n;
+
+	path[0] = '\0';
+	if (str_append(path, sizeof(path), &len, name, strlen(name)) < 0 ||
+	    str_append(path, sizeof(path), &len, file, strlen(file)) < 0)
+		return -ENAMETOOLONG;
+	n = read_small_file_close(dirfd, path, buf, cap - 1);
+	die_if_resource(n, "sysfs entry ", path);
+	if (n < 0)
+		return n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Does dirfd/NAME/FILE read as text? */
+static int entry_file_is(int dirfd, const char *name, const char *file,
+			 const char *text)
+{
+	char buf[32];
+
+	return read_entry_file(dirfd, name, file, buf, sizeof(buf)) > 0 &&
+	       strcmp(buf, text) == 0;
+}
+
+struct tag_scan {
+	const char *file;     /* "/tag" */
+	int virtio_only;      /* only entries named virtio* */
+	share_fn *fn;
+	void *ctx;
+	enum share_kind kind;
+};
+
+static int scan_tag_entry(int dirfd, const char *name, void *ctx)
+{
+	struct tag_scan *ts = ctx;
+	char tag[SHARE_TAG_MAX];
+
+	if (ts->virtio_only && strncmp(name, "virtio", 6) != 0)
+		return 0;
+	if (read_entry_file(dirfd, name, ts->file, tag, sizeof(tag)) > 0)
+		return ts->fn(ts->ctx, ts->kind, tag, name);
+	return 0;
+}
+
+static int count_virtiofs_entry(int dirfd, const char *name, void *ctx)
+{
+	if (entry_file_is(dirfd, name, "/device", "0x001a"))
+		++*(int *)ctx;
+	return 0;
+}
+
+/* virtio devices of class virtio-fs (id 26) that sysfs shows no tag of
+ * (kernels before 6.9). */
+static int count_untagged_virtiofs(void)
+{
+	int n = 0;
+
+	if (access("/sys/fs/virtiofs", F_OK) == 0)
+		return 0;
+	for_each_entry("/sys/bus/virtio/devices", count_virtiofs_entry, &n);
+	return n;
+}
+
+static int vbox_pci_entry(int dirfd, const char *name, void *ctx)
+{
+	(void)ctx;
+	return entry_file_is(dirfd, name, "/vendor", "0x80ee") &&
+	       entry_file_is(dirfd, name, "/device", "0xcafe");
+}
+
+/* A VirtualBox guest: the guest driver's device node, or its PCI device
+ * (vendor 0x80ee, device 0xcafe, "VirtualBox Guest Service"). */
+static int in_virtualbox(void)
+{
+	return access("/dev/vboxguest", F_OK) == 0 ||
+	       for_each_entry("/sys/bus/pci/devices", vbox_pci_entry, NULL);
+}
+
+/* ---- xenstore ---------------------------------------------------------- */
+
+/* A Xen guest's 9pfs frontends live at device/9pfs/N in its own xenstore
+ * directory, the tag in device/9pfs/N/tag. sysfs shows the devices
+ * (/sys/bus/xen/devices/9pfs-N) but not the tag: DIRECTORY device/9pfs,
+ * then READ device/9pfs/N/tag, all before one deadline. */
+
+/* A failed xenstore call: nothing to say when it just means "no Xen 9pfs
+ * tags" (not under Xen, no device/9pfs); out of fds is exit 2; anything
+ * else is reported once, and xenstore is not asked again. */
+static void xen_failed(struct xen_state *xs, long err, const char *dev)
+{
+	if (err == -ENODEV || err == -ENOENT)
+		return;
+	die_if_resource(err, "", dev);
+	xs->given_up = 1;
+	if (err == -ETIMEDOUT)
+		warn_msg(dev, ": xenstore did not answer within 1 s; Xen 9pfs "
+			 "tags are not looked for");
+	else
+		warn_msg(dev, ": cannot read the Xen 9pfs tags from xenstore: ",
+			 errno_text((int)-err));
+}
+
+static int xen_9pfs_tags(struct xen_state *xs, share_fn *fn, void *ctx)
+{
+	char list[XS_PAYLOAD_MAX + 1], tag[XS_PAYLOAD_MAX + 1];
+	struct xs_request rq = { XS_DIRECTORY, 0, "device/9pfs", NULL, 0 };
+	uint64_t deadline = xs_clock_ms() + XS_REPLY_MS;
+	const char *dev;
+	long llen, tlen;
+	int ret = 0;
+
+	if (xs->given_up)
+		return 0;
+	llen = xs_call(&rq, list, sizeof(list), deadline, &dev);
+	if (llen < 0) {
+		xen_failed(xs, llen, dev);
+		return 0;
+	}
+	/* The directory is NUL-separated names. */
+	rq.type = XS_READ;
+	for (long i = 0; i < llen && ret == 0;) {
+		const char *name = list + i;
+		size_t nlen = strlen(name);   /* list[llen] is a NUL */
+		char path[64];
+		size_t plen = 0;
+
+		i += (long)nlen + 1;
+		path[0] = '\0';
+		if (nlen == 0 ||
+		    str_append(path, sizeof(path), &plen, "device/9pfs/", 12) < 0 ||
+		    str_append(path, sizeof(path), &plen, name, nlen) < 0 ||
+		    str_append(path, sizeof(path), &plen, "/tag", 4) < 0)
+			continue;
+		rq.path = path;
+		tlen = xs_call(&rq, tag, sizeof(tag), deadline, &dev);
+		if (tlen == -ENOENT)
+			continue;   /* a device being set up or torn down */
+		if (tlen < 0) {
+			xen_failed(xs, tlen, dev);
+			return 0;
+		}
+		if (tlen > 0 && tlen < SHARE_TAG_MAX &&
+		    strlen(tag) == (size_t)tlen)
+			ret = fn(ctx, SHARE_9P_XEN, tag, name);
+	}
+	return ret;
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+static int for_each_share(unsigned kinds, struct xen_state *xs, share_fn *fn,
+			  void *ctx)
+{
+	struct tag_scan ts = { "/tag", 0, fn, ctx, SHARE_VIRTIOFS };
+	int ret = 0;
+
+	if (kinds & KIND(SHARE_VIRTIOFS))
+		ret = for_each_entry("/sys/fs/virtiofs", scan_tag_entry, &ts);
+	ts.file = "/mount_tag";
+	ts.virtio_only = 1;
+	ts.kind = SHARE_9P_VIRTIO;
+	if (!ret && kinds & KIND(SHARE_9P_VIRTIO))
+		ret = for_each_entry("/sys/bus/virtio/drivers/9pnet_virtio",
+				     scan_tag_entry, &ts);
+	if (!ret && kinds & KIND(SHARE_9P_XEN))
+		ret = xen_9pfs_tags(xs, fn, ctx);
+	return ret;
+}
+
+/* TYPE and WHERE of each kind in -l lines, and its name in messages. */
+static const char kind_text[][18] = {
+	[SHARE_VIRTIOFS] = "virtiofs\tvirtiofs",
+	[SHARE_9P_VIRTIO] = "9p\tvirtio",
+	[SHARE_9P_XEN] = "9p\txen",
+	[SHARE_VBOXSF] = "vboxsf\tvirtualbox",
+};
+static const char kind_name[][11] = {
+	[SHARE_VIRTIOFS] = "virtiofs",
+	[SHARE_9P_VIRTIO] = "9p",
+	[SHARE_9P_XEN] = "Xen 9pfs",
+	[SHARE_VBOXSF] = "VirtualBox",
+};
+
+/* s escaped as mountinfo is (tags and device names are below
+ * SHARE_TAG_MAX bytes) at line + n; returns the new length. */
+static size_t put_escaped(char *line, size_t n, const char *s)
+{
+	size_t need = escape_octal(line + n, 4 * SHARE_TAG_MAX + 1, s,
+				   strlen(s), 1);
+
+	return n + (need > 4 * SHARE_TAG_MAX ? 4 * SHARE_TAG_MAX : need);
+}
+
+/* TAG<tab>TYPE<tab>WHERE:DEV and a newline into line (LINE_MAX_LEN
+ * bytes); returns its length. */
+#define LINE_MAX_LEN (2 * 4 * SHARE_TAG_MAX + 32)
+static size_t share_line(char *line, enum share_kind kind, const char *tag,
+			 const char *dev)
+{
+	size_t n = put_escaped(line, 0, tag);
+
+	line[n++] = '\t';
+	memcpy(line + n, kind_text[kind], strlen(kind_text[kind]));
+	n += strlen(kind_text[kind]);
+	line[n++] = ':';
+	n = put_escaped(line, n, dev);
+	line[n++] = '\n';
+	return n;
+}
+
+/* The lines of the last walk, for the message when TAG is not found (a
+ * second walk would cost a second xenstore wait). */
+struct seen {
+	char buf[4096];
+	size_t len;
+	unsigned more;             /* lines that did not fit */
+};
+
+struct find {
+	const char *tag;
+	int found;                 /* kind + 1 */
+	struct outbuf *list;       /* -l */
+	struct seen *seen;         /* or the lines for a message */
+	unsigned count;
+};
+
+static int on_share(void *ctx, enum share_kind kind, const char *tag,
+		    const char *dev)
+{
+	char line[LINE_MAX_LEN];
+	struct find *f = ctx;
+	size_t n;
+
+	f->count++;
+	if (f->tag && strcmp(f->tag, tag) == 0) {
+		f->found = (int)kind + 1;
+		return 1;
+	}
+	if (!f->list && !f->seen)
+		return 0;
+	n = share_line(line, kind, tag, dev);
+	if (f->list) {
+		outbuf_put(f->list, line, n);
+	} else if (f->seen->len + n <= sizeof(f->seen->buf)) {
+		memcpy(f->seen->buf + f->seen->len, line, n);
+		f->seen->len += n;
+	} else {
+		f->seen->more++;
+	}
+	return 0;
+}
+
+static const struct mopt_fs *fs_of_kind(enum share_kind kind)
+{
+	if (kind == SHARE_VIRTIOFS)
+		return ENABLE_MOUNT_VIRTIOFS ? &mopt_fs_virtiofs : NULL;
+	if (kind == SHARE_VBOXSF)
+		return ENABLE_MOUNT_VBOXSF ? &mopt_fs_vboxsf : NULL;
+	return ENABLE_MOUNT_9P ? &mopt_fs_9p : NULL;
+}
+
+/* The kinds to look at: all enabled, or those of -t (and trans=xen). */
+static unsigned wanted_kinds(const struct helper *h, const char *type)
+{
+	unsigned all = 0;
+	int xen = 0;
+	char buf[SHOWN_MAX];
+
+	/* The last trans= of the -o options (the engine's rules; a quote
+	 * left open is refused when the options are parsed). */
+	for (unsigned i = 0; i < h->nopts; i++)
+		for (const char *p = h->opts[i]; *p;) {
+			int open_quote;
+			size_t n = mopt_option_len(p, strlen(p), &open_quote);
+
+			if (n > 6 && memcmp(p, "trans=", 6) == 0)
+				xen = n == 9 && memcmp(p + 6, "xen", 3) == 0;
+			p += n + (p[n] == ',');
+		}
+	if (ENABLE_MOUNT_VIRTIOFS)
+		all |= KIND(SHARE_VIRTIOFS);
+	if (ENABLE_MOUNT_9P)
+		all |= xen ? KIND(SHARE_9P_XEN)
+			   : KIND(SHARE_9P_VIRTIO) | KIND(SHARE_9P_XEN);
+	if (ENABLE_MOUNT_VBOXSF)
+		all |= KIND(SHARE_VBOXSF);
+	if (!type)
+		return all;
+	if (strcmp(type, "9p") == 0)
+		return all & (KIND(SHARE_9P_VIRTIO) | KIND(SHARE_9P_XEN));
+	if (strcmp(type, "virtiofs") == 0)
+		return all & KIND(SHARE_VIRTIOFS);
+	if (strcmp(type, "vboxsf") == 0)
+		return all & KIND(SHARE_VBOXSF);
+	die_msg(EXIT_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
+		strlen(type)), ": not a type mount-shared handles (9p, "
+		"virtiofs, vboxsf, as configured in)");
+}
+
+/* The lines for shares no walk lists: virtio-fs devices without a
+ * visible tag, a VirtualBox guest. */
+static void put_unlisted(unsigned kinds, struct outbuf *ob)
+{
+	int untagged = (kinds & KIND(SHARE_VIRTIOFS)) ?
+		count_untagged_virtiofs() : 0;
+
+	if (untagged) {
+		outbuf_puts(ob, "?\tvirtiofs\tvirtiofs:");
+		outbuf_put_u64(ob, (uint64_t)untagged);
+		outbuf_puts(ob, " device(s), tags not shown by this kernel "
+			    "(< 6.9)\n");
+	}
+	if (kinds & KIND(SHARE_VBOXSF) && in_virtualbox())
+		outbuf_puts(ob, "*\tvboxsf\tvirtualbox:shared folder names "
+			    "are not listed; any name is tried\n");
+}
+
+/* "9p, virtiofs or Xen 9pfs": the kinds looked for, for a message. */
+static void put_kind_names(struct outbuf *ob, unsigned kinds)
+{
+	static const uint8_t order[] = {
+		SHARE_9P_VIRTIO, SHARE_VIRTIOFS, SHARE_9P_XEN, SHARE_VBOXSF
+	};
+	unsigned left = 0;
+
+	for (unsigned k = kinds; k; k &= k - 1)
+		left++;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!(kinds & KIND(order[i])))
+			continue;
+		outbuf_puts(ob, kind_name[order[i]]);
+		left--;
+		outbuf_puts(ob, left > 1 ? ", " : left == 1 ? " or " : "");
+	}
+}
+
+/* Sleep ms (< 1000), as a raw nanosleep (musl's adds clock_nanosleep's
+ * code). */
+static void sleep_ms(uint64_t ms)
+{
+	struct timespec ts = { 0, (long)ms * 1000000L };
+
+	while (syscall(SYS_nanosleep, &ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int mount_shared_main(int argc, char **argv)
+{
+	struct helper h;
+	struct find f;
+	static struct seen seen;
+	struct outbuf ob;
+	struct xen_state xs = { 0 };
+	const char *type = NULL, *wait = NULL;
+	uint64_t wait_s = 5, deadline;
+	unsigned kinds;
+	int c, list = 0, vbox = -1, tried = 0;   /* tried: untagged virtio-fs */
+	struct optscan os;
+	char buf[SHOWN_MAX];
+
+	memset(&h, 0, sizeof(h));
+	optscan_init(&os, argc, argv, "sfnvhlN:o:t:w:");
+	while ((c = optscan_next(&os)) != -1) {
+		if (c == 'l')
+			list = 1;
+		else if (c == 't')
+			type = os.value;
+		else if (c == 'w')
+			wait = os.value;
+		else
+			mount_common_option(&h, &os, c);
+	}
+	if (wait && (parse_u64(wait, &wait_s) < 0 || wait_s > 86400))
+		mount_usage_error("-w wants a number of seconds (0..86400), "
+				  "not ", wait);
+	if (h.ns)
+		mount_enter_ns(h.ns);
+	kinds = wanted_kinds(&h, type);
+	if (list) {
+		if (os.noperands != 0)
+			mount_usage_error("-l takes no operands", "");
+		memset(&f, 0, sizeof(f));
+		f.list = &ob;
+		outbuf_init(&ob, 1);
+		for_each_share(kinds, &xs, on_share, &f);
+		put_unlisted(kinds, &ob);
+		mount_check_output(outbuf_flush(&ob));
+		return EXIT_OK;
+	}
+	mount_take_operands(&h, os.noperands, argv, "TAG");
+
+	/* Poll every 100 ms until the deadline: at boot the device may not
+	 * be probed yet. The shares no walk lists are tried by name as soon
+	 * as their device is there, not after the wait: VirtualBox shared
+	 * folders (the guest device is enumerated before userspace runs, so
+	 * it is looked for once) and virtio-fs devices whose tags the kernel
+	 * does not show (before 6.9; tried again when another appears). */
+	deadline = xs_clock_ms() + wait_s * 1000;
+	for (;;) {
+		int untagged;
+		uint64_t now;
+
+		memset(&f, 0, sizeof(f));
+		f.tag = h.source;
+		f.seen = &seen;
+		seen.len = 0;
+		seen.more = 0;
+		for_each_share(kinds, &xs, on_share, &f);
+		if (f.found)
+			break;
+		if (ENABLE_MOUNT_VIRTIOFS && kinds & KIND(SHARE_VIRTIOFS) &&
+		    (untagged = count_untagged_virtiofs()) > tried) {
+			tried = untagged;
+			h.fs = &mopt_fs_virtiofs;
+			if (mount_run(&h, 1) == EXIT_OK)
+				return EXIT_OK;
+		}
+		if (vbox < 0)
+			vbox = ENABLE_MOUNT_VBOXSF &&
+			       kinds & KIND(SHARE_VBOXSF) && in_virtualbox();
+		now = xs_clock_ms();
+		if (vbox || now >= deadline)
+			break;
+		sleep_ms(deadline - now < 100 ? deadline - now : 100);
+	}
+	if (f.found) {
+		h.fs = fs_of_kind((enum share_kind)(f.found - 1));
+		if (f.found - 1 == SHARE_9P_XEN)
+			h.opts[h.nopts++] = "trans=xen";   /* its slot is free */
+		return mount_run(&h, 0);
+	}
+	if (vbox) {
+		h.fs = &mopt_fs_vboxsf;
+		return mount_run(&h, 0);
+	}
+	/* The message lists the tags of the kinds looked for that do exist,
+	 * or names those kinds. */
+	outbuf_init(&ob, 2);
+	outbuf_puts(&ob, applet_name);
+	outbuf_puts(&ob, ": no share with tag '");
+	outbuf_puts(&ob, shown_input(buf, sizeof(buf), h.source,
+				     strlen(h.source)));
+	outbuf_puts(&ob, "' found");
+	if (wait_s) {
+		outbuf_puts(&ob, " after waiting ");
+		outbuf_put_u64(&ob, wait_s);
+		outbuf_puts(&ob, " s");
+	}
+	/* f.count, seen: the tags the last (complete) walk saw */
+	if (f.count == 0 && !(kinds & KIND(SHARE_VIRTIOFS) &&
+			      count_untagged_virtiofs())) {
+		outbuf_puts(&ob, "; no ");
+		put_kind_names(&ob, kinds);
+		outbuf_puts(&ob, " share is visible (are the modules "
+			    "loaded?)\n");
+	} else {
+		outbuf_puts(&ob, "; the tags present are (TAG TYPE WHERE):\n");
+		outbuf_put(&ob, seen.buf, seen.len);
+		if (seen.more) {
+			outbuf_puts(&ob, "... and ");
+			outbuf_put_u64(&ob, seen.more);
+			outbuf_puts(&ob, " more (mount-shared -l lists them)\n");
+		}
+		put_unlisted(kinds, &ob);
+	}
+	outbuf_flush(&ob);
+	return EXIT_MOUNT;
+}

@@ -1,0 +1,162 @@
+/* xenstore.c - the xenstore wire client (see xenstore.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+#include "xenstore.h"
+
+#define XS_MSG_MAX (sizeof(struct xs_header) + XS_PAYLOAD_MAX)
+
+size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
+		 uint32_t req_id)
+{
+	struct xs_header h;
+	size_t plen = strlen(rq->path) + 1, vlen = rq->value ? rq->value_len : 0;
+
+	if (plen + vlen > XS_PAYLOAD_MAX || sizeof(h) + plen + vlen > cap)
+		return 0;
+	h.type = rq->type;
+	h.req_id = req_id;
+	h.tx_id = rq->tx_id;
+	h.len = (uint32_t)(plen + vlen);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), rq->path, plen);
+	if (vlen)
+		memcpy(buf + sizeof(h) + plen, rq->value, vlen);
+	return sizeof(h) + plen + vlen;
+}
+
+/* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
+ * The names are one string (a pool), their errnos an array beside it. */
+#define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
+	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
+	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
+#define XS_ERROR_NAME(e) #e "\0"
+#define XS_ERROR_VALUE(e) e,
+static int error_named(const char *s, uint32_t len)
+{
+	static const char names[] = XS_ERRORS(XS_ERROR_NAME);
+	static const uint8_t values[] = { XS_ERRORS(XS_ERROR_VALUE) };
+	const char *name = names;
+
+	if (!memchr(s, '\0', len))
+		return EIO;
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+		if (strcmp(s, name) == 0)
+			return values[i];
+		name += strlen(name) + 1;
+	}
+	return EIO;
+}
+
+int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
+	      const char **payload, uint32_t *plen)
+{
+	struct xs_header h;
+
+	if (len < sizeof(h))
+		return -EAGAIN;
+	memcpy(&h, buf, sizeof(h));
+	if ((h.type != type && h.type != XS_ERROR) || h.req_id != req_id ||
+	    h.len > XS_PAYLOAD_MAX)
+		return -EIO;
+	if (len - sizeof(h) < h.len)
+		return -EAGAIN;
+	if (len - sizeof(h) > h.len)
+		return -EIO;
+	*payload = buf + sizeof(h);
+	*plen = h.len;
+	return h.type == XS_ERROR ? -error_named(*payload, h.len) : 0;
+}
+
+uint64_t xs_clock_ms(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
+	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Read one reply on fd before the deadline into msg (XS_MSG_MAX bytes). */
+static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
+		      uint64_t deadline_ms, const char **payload,
+		      uint32_t *plen)
+{
+	size_t have = 0;
+
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		uint64_t now = xs_clock_ms();
+		int ret;
+		ssize_t r;
+
+		if (now >= deadline_ms)
+			return -ETIMEDOUT;
+		ret = poll(&p, 1, deadline_ms - now > 60000 ? 60000
+				   : (int)(deadline_ms - now));
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			return -errno;
+		if (ret == 0)
+			continue;   /* the deadline is checked above */
+		r = read(fd, msg + have, XS_MSG_MAX - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;   /* EOF: no reply */
+		have += (size_t)r;
+		ret = xs_decode(msg, have, type, req_id, payload, plen);
+		if (ret != -EAGAIN)
+			return ret;
+		if (have == XS_MSG_MAX)
+			return -EIO;
+	}
+}
+
+long xs_call(const struct xs_request *rq, char *out, size_t cap,
+	     uint64_t deadline_ms, const char **dev)
+{
+	static const uint32_t req_id = 1;   /* one request per connection */
+	char msg[XS_MSG_MAX];
+	const char *path = XS_DEV, *payload;
+	size_t n = xs_encode(msg, sizeof(msg), rq, req_id);
+	uint32_t plen;
+	int fd, ret;
+
+	if (dev)
+		*dev = path;
+	if (n == 0)
+		return -E2BIG;
+	fd = openat(AT_FDCWD, path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT) {
+		path = XS_DEV_OLD;
+		fd = openat(AT_FDCWD, path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0 && errno == ENOENT) {
+			path = XS_DEV;
+			errno = ENODEV;
+		}
+	}
+	if (dev)
+		*dev = path;
+	if (fd < 0)
+		return -errno;
+	ret = write_all(fd, msg, n);
+	if (ret == 0)
+		ret = read_reply(fd, msg, rq->type, req_id, deadline_ms,
+				 &payload, &plen);
+	close(fd);
+	if (ret < 0)
+		return ret;
+	if (plen >= cap)
+		return -E2BIG;
+	memcpy(out, payload, plen);
+	out[plen] = '\0';
+	return plen;
+}

@@ -1,0 +1,79 @@
+/* xenstore.h - a xenstore wire-protocol client that knows no applet.
+ *
+ * The protocol is xen/include/public/io/xs_wire.h: a 16-byte header
+ * {type, req_id, tx_id, len} and len bytes of payload each way. A guest
+ * (or dom0) kernel with xenbus offers it on /dev/xen/xenbus
+ * (xenbus_dev_frontend), or /proc/xen/xenbus where xenfs is mounted on
+ * /proc/xen. No libxenstore, no heap, no stdio.
+ *
+ * One connection per call: xs_call() opens the device, writes one
+ * request, reads one reply and closes, so a caller keeps no state and a
+ * reply can never be mistaken for another request's. Every reply is
+ * checked: its type (the request's, or XS_ERROR), its req_id, its length
+ * (at most XS_PAYLOAD_MAX, and what the caller's buffer holds). The wait
+ * for it is bounded by a deadline the caller passes, so a xenstore that
+ * never answers costs the caller the time it chose, once.
+ */
+#ifndef FORKLESS_XENSTORE_H
+#define FORKLESS_XENSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Message types (xs_wire.h, enum xsd_sockmsg_type). */
+enum {
+	XS_DIRECTORY = 1,
+	XS_READ = 2,
+	XS_TRANSACTION_START = 6,
+	XS_TRANSACTION_END = 7,
+	XS_WRITE = 11,
+	XS_RM = 13,
+	XS_ERROR = 16,
+};
+
+struct xs_header {
+	uint32_t type, req_id, tx_id, len;
+};
+#define XS_PAYLOAD_MAX 4096   /* XENSTORE_PAYLOAD_MAX */
+
+#define XS_DEV "/dev/xen/xenbus"
+#define XS_DEV_OLD "/proc/xen/xenbus"
+
+/* A request. The payload is path and its NUL, then for XS_WRITE the
+ * value (value_len bytes, no NUL). XS_TRANSACTION_START: path "";
+ * XS_TRANSACTION_END: path "T" (commit) or "F", with its tx_id. */
+struct xs_request {
+	uint32_t type;
+	uint32_t tx_id;          /* 0: outside any transaction */
+	const char *path;
+	const char *value;       /* XS_WRITE only, else NULL */
+	size_t value_len;
+};
+
+/* The request as it goes on the wire into buf: its length, or 0 when it
+ * does not fit cap or the payload is over XS_PAYLOAD_MAX. */
+size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
+		 uint32_t req_id);
+
+/* Check the reply in buf (len bytes so far) to a request of that type and
+ * req_id: -EAGAIN while incomplete (more bytes are needed), 0 with the
+ * payload when whole, -EIO when malformed (another type or req_id, a
+ * length over XS_PAYLOAD_MAX, bytes past the end), -errno for an XS_ERROR
+ * reply ("ENOENT" -> -ENOENT; a name it does not know -> -EIO). */
+int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
+	      const char **payload, uint32_t *plen);
+
+/* CLOCK_MONOTONIC in milliseconds: what deadlines are measured in. */
+uint64_t xs_clock_ms(void);
+
+/* One request over a new connection, its reply's payload into out (cap
+ * bytes; NUL-terminated, so cap > the payload). Returns the payload length
+ * or -errno: -ENODEV when neither device exists (not under Xen), the
+ * error of open/write/read, -ETIMEDOUT when no whole reply came before
+ * deadline_ms (xs_clock_ms() time), -E2BIG when the payload does not fit
+ * out, and xs_decode()'s errors. *dev (when not NULL) names the device
+ * used, for messages. */
+long xs_call(const struct xs_request *rq, char *out, size_t cap,
+	     uint64_t deadline_ms, const char **dev);
+
+#endif
