@@ -130,10 +130,18 @@ static void start_child(void)
 	from_child = ans[0];
 }
 
-static void stop_child(void)
+/* Close its pipes and reap it (libFuzzer's timer signals interrupt
+ * waitpid: retried). Its wait status, or -1. */
+static int stop_child(void)
 {
+	int status;
+	pid_t w;
+
 	close(to_child);
 	close(from_child);
+	while ((w = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+		;
+	return w == child ? status : -1;
 }
 
 /* Upstream's verdict on d; a->name holds the name. */
@@ -149,7 +157,6 @@ static int upstream(const char *d, size_t n, struct answer *a)
 	} else if (++served % CHILD_INPUTS == 0) {
 		/* a fresh one: libxlutil's leaks go with the old */
 		stop_child();
-		waitpid(child, &status, 0);
 		start_child();
 	}
 	if (full_io(to_child, &len, sizeof(len), 1) == 0 &&
@@ -158,9 +165,8 @@ static int upstream(const char *d, size_t n, struct answer *a)
 	    full_io(from_child, a->name, a->len, 0) == 0)
 		return a->verdict;
 	/* It died on this input. */
-	stop_child();
-	if (waitpid(child, &status, 0) != child ||
-	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
+	status = stop_child();
+	if (status == -1 || !WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
 		fprintf(stderr, "xlcfg: libxlutil's process died, status %#x\n",
 			status);
 		abort();
