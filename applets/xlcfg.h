@@ -20,8 +20,8 @@
  * a string (or back) is an error for any key. A statement takes at least
  * 4 bytes ("a=1;"), so a text of XLCFG_TEXT_MAX bytes sets at most
  * (XLCFG_TEXT_MAX + 1) / 4 keys; twice as many slots keep the open
- * hash table at most half full. 2 MiB: static storage, of which a parse
- * touches only what the text's length needs. */
+ * hash table at most half full. 2 MiB of the caller's memory, of which a
+ * parse touches (and clears) only what the text's length needs. */
 #define XLCFG_KEY_SLOTS (1u << 19)
 struct xlcfg_keys {
 	uint32_t slot[XLCFG_KEY_SLOTS];
