@@ -172,6 +172,9 @@ ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
  * above. */
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
+/* Read an open fd to its end: the byte count, -EFBIG when cap bytes were
+ * filled, or -errno. */
+ssize_t read_fd_all(int fd, char *buf, size_t cap);
 
 /* The one line reader: any line length in bounded memory. A line longer
  * than the caller's buffer comes in pieces; a piece says whether it

@@ -72,3 +72,8 @@ ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 	close(fd);
 	return ret;
 }
+
+ssize_t read_fd_all(int fd, char *buf, size_t cap)
+{
+	return read_fd(fd, buf, cap, 0);
+}
