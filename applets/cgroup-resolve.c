@@ -86,11 +86,11 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "libcommon.h"
 #include "dirent64.h"
+#include "sys.h"
 #include "cgroup-resolve.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -378,11 +378,9 @@ static ssize_t fd_path(struct cgr *c, int fd)
 	ssize_t n;
 
 	num[fmt_u64_base(num, (uint64_t)fd, 10)] = '\0';
-	/* Raw: musl's readlinkat adds a case this call never has. */
-	n = syscall(SYS_readlinkat, (long)c->proc_fd, num, c->path,
-		    (long)sizeof(c->path) - 1);
+	n = sys_readlinkat(c->proc_fd, num, c->path, sizeof(c->path) - 1);
 	if (n < 0)
-		return -errno;
+		return n;
 	if ((size_t)n >= sizeof(c->path) - 1)
 		return -ENAMETOOLONG;
 	c->path[n] = '\0';
@@ -394,12 +392,11 @@ static void set_prefix(struct cgr *c, const char *dir)
 	size_t len = 0;
 
 	if (dir[0] != '/') {
-		/* Only without /proc: make -m DIR absolute, as readlink is.
-		 * Raw: musl's getcwd brings strdup and malloc along. */
-		long n = syscall(SYS_getcwd, c->prefix, sizeof(c->prefix) - 1);
+		/* Only without /proc: make -m DIR absolute, as readlink is. */
+		long n = sys_getcwd(c->prefix, sizeof(c->prefix) - 1);
 
 		if (n <= 0 || c->prefix[0] != '/')
-			die_err("getcwd", n < 0 ? -errno : -ENOENT);
+			die_err("getcwd", n < 0 ? (int)n : -ENOENT);
 		len = (size_t)n - 1;   /* n counts the NUL */
 		if (len > 1)
 			c->prefix[len++] = '/';
@@ -610,13 +607,11 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
  * At least 2: below that the walk's opens fail with EMFILE, and say so. */
 static unsigned walk_window(struct cgr *c)
 {
-	struct { uint64_t cur, max; } rl;
+	struct sys_rlimit rl;
 	struct pollfd *pfd = (void *)c->walk_buf;
 	uint64_t used = 0, room, n = WALK_BUF_SIZE / sizeof(*pfd);
 
-	/* Raw: musl's getrlimit brings in cases never used here. */
-	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0 ||
-	    rl.cur > n)
+	if (sys_prlimit64(0, RLIMIT_NOFILE, NULL, &rl) < 0 || rl.cur > n)
 		return WALK_FDS;
 	for (uint64_t fd = 0; fd < rl.cur; fd++)
 		pfd[fd] = (struct pollfd){ .fd = (int)fd };
@@ -1203,18 +1198,17 @@ static void watch_batch(struct cgr *c, const char *p, size_t n)
 static int watch(struct cgr *c, int list, int interval_ms)
 {
 	char *events = cgr_map_grow(NULL, 0, EVENT_BUF_SIZE);
-	/* The kernel's sigset: raw syscalls, not musl's sigset_t helpers. */
+	/* The kernel's sigset (sys.h), not musl's sigset_t helpers. */
 	uint64_t sigs = 1ULL << (SIGINT - 1) | 1ULL << (SIGTERM - 1);
 	struct pollfd pfd[2];
 	int nfds = 1;
 
 	if (!events)
 		die_err(c->prefix, -ENOMEM);
-	syscall(SYS_rt_sigprocmask, (long)SIG_BLOCK, &sigs, 0L, 8L);
-	pfd[0].fd = (int)syscall(SYS_signalfd4, -1L, &sigs, 8L,
-				 (long)SFD_CLOEXEC);
+	sys_rt_sigprocmask(SIG_BLOCK, &sigs, NULL);
+	pfd[0].fd = sys_signalfd4(-1, &sigs, SFD_CLOEXEC);
 	if (pfd[0].fd < 0)
-		die_err("signalfd", -errno);
+		die_err("signalfd", pfd[0].fd);
 	pfd[0].events = pfd[1].events = POLLIN;
 	/* Mark first, then list: a cgroup made in between is in both, and
 	 * the index drops the second sighting. */

@@ -27,12 +27,12 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dirent64.h"
 #include "mount.h"
+#include "sys.h"
 #include "xenstore.h"
 
 #define SHARE_TAG_MAX 256
@@ -444,13 +444,12 @@ static void put_kind_names(struct outbuf *ob, unsigned kinds)
 	}
 }
 
-/* Sleep ms (< 1000), as a raw nanosleep (musl's adds clock_nanosleep's
- * code). */
+/* Sleep ms (< 1000), with sys.h's nanosleep. */
 static void sleep_ms(uint64_t ms)
 {
 	struct timespec ts = { 0, (long)ms * 1000000L };
 
-	while (syscall(SYS_nanosleep, &ts, &ts) < 0 && errno == EINTR)
+	while (sys_nanosleep(&ts, &ts) == -EINTR)
 		;
 }
 
