@@ -633,7 +633,6 @@ size_t mopt_flags_text(unsigned long flags, char *out, size_t cap)
 	const char *name = ms_names;
 	const char *sep = "";
 	size_t len = 0;
-	char hex[FMT_U64_MAX];
 
 	if (cap)
 		out[0] = '\0';
@@ -649,6 +648,8 @@ size_t mopt_flags_text(unsigned long flags, char *out, size_t cap)
 	}
 	if (flags || !len) {
 		/* bits without a name, in hex; no flags at all: "0" */
+		char hex[FMT_U64_MAX];
+
 		hex[fmt_num(hex, flags, flags ? 16 : 10)] = '\0';
 		append(out, cap, &len, sep);
 		append(out, cap, &len, hex);

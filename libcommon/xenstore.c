@@ -31,9 +31,12 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 
 /* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
  * The names are one string (a pool), their errnos an array beside it. */
+/* Not EAGAIN (a transaction conflict; forkless makes no transactions):
+ * -EAGAIN is xs_decode's "incomplete", and an "EAGAIN" reply taken for it
+ * would be read on until the deadline. It is -EIO, as unknown names are. */
 #define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
 	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
-	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
+	X(EISCONN) X(E2BIG) X(EPERM)
 #define XS_ERROR_NAME(e) #e "\0"
 #define XS_ERROR_VALUE(e) e,
 static int error_named(const char *s, uint32_t len)

@@ -59,7 +59,8 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
  * req_id: -EAGAIN while incomplete (more bytes are needed), 0 with the
  * payload when whole, -EIO when malformed (another type or req_id, a
  * length over XS_PAYLOAD_MAX, bytes past the end), -errno for an XS_ERROR
- * reply ("ENOENT" -> -ENOENT; a name it does not know -> -EIO). */
+ * reply ("ENOENT" -> -ENOENT; a name it does not know, and "EAGAIN", which
+ * would read as incomplete, -> -EIO). */
 int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	      const char **payload, uint32_t *plen);
 

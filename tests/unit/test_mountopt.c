@@ -576,6 +576,10 @@ static void test_xenstore(void)
 	n = reply_msg(reply, XS_ERROR, 7, "ENOENT", 7);
 	UNIT_CHECK("xenstore/reply-error", xs_decode(reply, n, XS_READ, 7,
 		   &payload, &plen) == -ENOENT);
+	/* (found by fuzz/mountopt: "EAGAIN" read as an incomplete reply) */
+	n = reply_msg(reply, XS_ERROR, 7, "EAGAIN", 7);
+	UNIT_CHECK("xenstore/reply-error-eagain-is-no-partial-reply",
+		   xs_decode(reply, n, XS_READ, 7, &payload, &plen) == -EIO);
 	n = reply_msg(reply, XS_ERROR, 7, "EEXIST", 7);
 	UNIT_CHECK("xenstore/reply-error-eexist", xs_decode(reply, n,
 		   XS_WRITE, 7, &payload, &plen) == -EEXIST);
