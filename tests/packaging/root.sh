@@ -126,6 +126,18 @@ check packaging/reinstall/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
 check packaging/reinstall/debian-files "$before" "$(debian_files)"
 
+# A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
+# postinst removes one it no longer ships (here one made by hand in its
+# name), renaming Debian's file back.
+in_root "$R" dpkg-divert --package forkless-xen --rename \
+	--divert /usr/bin/xen-detect.distrib --add /usr/bin/xen-detect >/dev/null
+expect packaging/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen_0.1_amd64.deb
+check packaging/reinstall-forkless-xen/diversions "$want_div" \
+	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
+expect packaging/reinstall-forkless-xen/obsolete-diversion-undone 0 "" "" -- \
+	in_root "$R" sh -c '[ -f /usr/bin/xen-detect ] && [ ! -e /usr/bin/xen-detect.distrib ]'
+check packaging/reinstall-forkless-xen/debian-files "$before" "$(debian_files)"
+
 # ---- the initramfs-tools hook ----
 # No kernel package in the root: a version with the two files mkinitramfs
 # reads (its config, for the compressor; a modules directory).
