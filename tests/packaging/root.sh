@@ -198,3 +198,20 @@ expect packaging/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
 	in_root "$R" /usr/lib/xen-common/bin/xen-version
 expect packaging/purge/no-forkless 0 "" "" -- \
 	in_root "$R" find /usr /etc -name '*forkless*'
+
+# ---- from a manual install (README's former dpkg-divert --local loop and
+# `make install`) to the packages: the local diversions become
+# forkless-xen's, and a purge still gives Debian's files back.
+cp "$FORKLESS" "$R/tmp/forkless-manual"
+for f in $xb/xen-utils-wrapper $xb/xen-version $xb/xen-dir $xb/xen-toolstack \
+	 $xb/xen-toolstack-wrapper /usr/sbin/xen; do
+	in_root "$R" dpkg-divert --local --rename --add "$f" >/dev/null
+done
+in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
+expect packaging/manual/dpkg-i 0 @any "" -- \
+	in_root "$R" dpkg -i /tmp/forkless_0.1_amd64.deb /tmp/forkless-xen_0.1_amd64.deb
+check packaging/manual/diversions "$want_div" \
+	"$(in_root "$R" dpkg-divert --list | grep forkless-xen | LC_ALL=C sort)"
+check packaging/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
+expect packaging/manual/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+check packaging/manual/debian-files "$before" "$(debian_files)"
