@@ -17,9 +17,9 @@ work=$(scratch pkg-root)
 trap 'rm -rf "$work"' EXIT
 debs=$work/deb
 if build_debs "$debs"; then
-	pass packaging/build
+	pass packaging/root/debs
 else
-	fail packaging/build "debian/build-debs failed" "$(tail -20 "$debs.log")"
+	fail packaging/root/debs "debian/build-debs failed" "$(tail -20 "$debs.log")"
 	exit 0
 fi
 R=$work/root
@@ -28,7 +28,9 @@ if ! new_root "$R"; then
 		"$(tail -20 "$PKG_CACHE/mmdebstrap.log" 2>/dev/null)"
 	exit 0
 fi
-cp "$debs"/forkless_*.deb "$debs"/forkless-xen_*.deb "$R/tmp/"
+# (Under fixed names: the version is debian/changelog's.)
+cp "$debs"/forkless_*.deb "$R/tmp/forkless.deb"
+cp "$debs"/forkless-xen_*.deb "$R/tmp/forkless-xen.deb"
 
 apt_in_root() {
 	in_root "$R" env DEBIAN_FRONTEND=noninteractive apt-get -y -q \
@@ -65,8 +67,8 @@ for c in "${oracle_cmds[@]}"; do
 	o_rc[$c]=$RC o_out[$c]=$OUT o_err[$c]=$ERR
 done
 
-expect packaging/dpkg-i 0 @any @any -- \
-	in_root "$R" dpkg -i /tmp/forkless_0.1_amd64.deb /tmp/forkless-xen_0.1_amd64.deb
+expect packaging/dpkg-i 0 @any "" -- \
+	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 
 # The diversions: exactly the paths both forkless-xen and
 # xen-utils-common ship, each to PATH.distrib by forkless-xen.
@@ -131,7 +133,7 @@ check packaging/reinstall/debian-files "$before" "$(debian_files)"
 # name), renaming Debian's file back.
 in_root "$R" dpkg-divert --package forkless-xen --rename \
 	--divert /usr/bin/xen-detect.distrib --add /usr/bin/xen-detect >/dev/null
-expect packaging/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen_0.1_amd64.deb
+expect packaging/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen.deb
 check packaging/reinstall-forkless-xen/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
 expect packaging/reinstall-forkless-xen/obsolete-diversion-undone 0 "" "" -- \
@@ -209,7 +211,7 @@ for f in $xb/xen-utils-wrapper $xb/xen-version $xb/xen-dir $xb/xen-toolstack \
 done
 in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
 expect packaging/manual/dpkg-i 0 @any "" -- \
-	in_root "$R" dpkg -i /tmp/forkless_0.1_amd64.deb /tmp/forkless-xen_0.1_amd64.deb
+	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 check packaging/manual/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep forkless-xen | LC_ALL=C sort)"
 check packaging/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
