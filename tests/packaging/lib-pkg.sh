@@ -10,7 +10,7 @@
 PKG_CACHE=${PKG_CACHE:-$TOP/build/packaging-cache}
 ROOT_TAR=$PKG_CACHE/bookworm-root.tar
 # Changing what the root holds changes this text, and the cache is remade.
-ROOT_RECIPE="bookworm --variant=apt +initramfs-tools +busybox; xen-utils-common and its dependencies downloaded (apt lists kept)"
+ROOT_RECIPE="bookworm --variant=apt +initramfs-tools +busybox; every version of xen-utils-common the archive has, and its dependencies, downloaded (apt lists kept)"
 
 # The packages that building and testing the .debs need beyond the build
 # tools (Build-Depends: debhelper, musl-tools, kconfig-frontends-nox).
@@ -52,7 +52,7 @@ root_tarball() {
 		mmdebstrap --variant=apt --format=tar \
 		--include=initramfs-tools,busybox \
 		--skip=cleanup/apt/lists --skip=cleanup/apt/cache \
-		--customize-hook='chroot "$1" sh -c "apt-get clean && apt-get install -y -q --download-only xen-utils-common"' \
+		--customize-hook='chroot "$1" sh -c "apt-get clean && for v in \$(apt-cache madison xen-utils-common | cut -d\"|\" -f2); do apt-get install -y -q --download-only xen-utils-common=\$v || exit 1; done"' \
 		bookworm "$ROOT_TAR.tmp" "${mirrors[@]}" >"$PKG_CACHE/mmdebstrap.log" 2>&1 ||
 		{ rm -f "$ROOT_TAR.tmp"; return 1; }
 	mv "$ROOT_TAR.tmp" "$ROOT_TAR"
@@ -66,6 +66,38 @@ new_root() {
 	mkdir -p "$1" && tar -xf "$(root_tarball)" -C "$1" || return 1
 	printf '#!/bin/sh\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
 	chmod 755 "$1/usr/sbin/policy-rc.d"
+}
+
+# xen_versions DIR: the versions of xen-utils-common the root's apt
+# knows, oldest first.
+xen_versions() {
+	in_root "$1" apt-cache madison xen-utils-common | cut -d'|' -f2 | tr -d ' ' |
+		while read -r v; do
+			printf '%s\n' "$v"
+		done | sort -u | { mapfile -t vs
+			# an insertion sort by dpkg's ordering (a handful of versions)
+			local i j t
+			for ((i = 1; i < ${#vs[@]}; i++)); do
+				for ((j = i; j > 0; j--)); do
+					dpkg --compare-versions "${vs[j-1]}" gt "${vs[j]}" || break
+					t=${vs[j]} vs[j]=${vs[j-1]} vs[j-1]=$t
+				done
+			done
+			printf '%s\n' "${vs[@]}"; }
+}
+
+# deb_files DEB: what DEB unpacks, as root.sh's debian_files lists it:
+# `PATH L TARGET` for a symlink, `PATH F SHA256` for a file.
+deb_files() {
+	local d
+	d=$(mktemp -d -p "$TMPBASE") || return 1
+	dpkg-deb -x "$1" "$d" &&
+	(cd "$d" && find . ! -type d | sed 's|^\.||' | while read -r f; do
+		if [ -L ".$f" ]; then echo "$f L $(readlink ".$f")"
+		else echo "$f F $(sha256sum <".$f" | cut -c1-64)"
+		fi
+	done | LC_ALL=C sort)
+	rm -rf "$d"
 }
 
 # in_root DIR CMD...: CMD chrooted into DIR, with /proc, in a private

@@ -50,13 +50,21 @@ debian_files() {
 	done | LC_ALL=C sort'
 }
 
-run_capture apt_in_root install xen-utils-common
+# The oldest version the archive has first (bookworm's release, when a
+# security update is out too), so that forkless meets a real upgrade of
+# xen-utils-common below.
+mapfile -t versions < <(xen_versions "$R")
+old=${versions[0]} new=${versions[${#versions[@]}-1]}
+info "xen-utils-common versions: ${versions[*]}"
+xuc_deb() { ls "$R"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.deb 2>/dev/null | head -n1; }
+run_capture apt_in_root install "xen-utils-common=$old"
 if [ "$RC" != 0 ]; then
-	fail packaging/apt-xen-utils-common "apt-get install xen-utils-common: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
+	fail packaging/apt-xen-utils-common "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
 	exit 0
 fi
 pass packaging/apt-xen-utils-common
 before=$(debian_files)
+check packaging/xen-utils-common-as-shipped "$(deb_files "$(xuc_deb "$old")")" "$before"
 # Debian's answers, before forkless is there: the oracle for forkless's.
 xb=/usr/lib/xen-common/bin
 oracle_cmds=("$xb/xen-version" "$xb/xen-dir" "$xb/xen-utils-wrapper" "/usr/sbin/xl list"
@@ -118,8 +126,22 @@ for p in xen-utils-common forkless forkless-xen; do
 	expect "packaging/dpkg-verify/$p" 0 "" "" -- in_root "$R" dpkg --verify "$p"
 done
 
-# An upgrade (here a reinstall) of xen-utils-common goes to the diverted
-# names and leaves forkless in place.
+# An upgrade of xen-utils-common goes to the diverted names and leaves
+# forkless in place; Debian's files are then the new version's, byte for
+# byte as its .deb has them.
+if [ "$old" != "$new" ]; then
+	expect packaging/upgrade-xen-utils-common 0 @any @any -- apt_in_root install "xen-utils-common=$new"
+	expect packaging/upgrade/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+	expect packaging/upgrade/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+		in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-version
+	check packaging/upgrade/diversions "$want_div" \
+		"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
+	before=$(deb_files "$(xuc_deb "$new")")
+	check packaging/upgrade/debian-files "$before" "$(debian_files)"
+else
+	skip packaging/upgrade-xen-utils-common "the archive has one version of xen-utils-common ($old): no upgrade to test"
+fi
+# A reinstall, likewise.
 expect packaging/reinstall-xen-utils-common 0 @any @any -- apt_in_root install --reinstall xen-utils-common
 expect packaging/reinstall/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
 expect packaging/reinstall/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
