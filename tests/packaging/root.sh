@@ -185,6 +185,8 @@ usr/bin/mount-shared -> forkless
 usr/sbin/mount.9p -> ../bin/forkless
 usr/sbin/mount.vboxsf -> ../bin/forkless
 usr/sbin/mount.virtiofs -> ../bin/forkless"
+expect packaging/initramfs/prereqs 0 $'\n' "" -- \
+	in_root "$R" /usr/share/initramfs-tools/hooks/forkless prereqs
 check packaging/initramfs/default "$want_initrd" "$(initramfs_forkless)"
 echo FORKLESS_XEN=y >"$R/etc/initramfs-tools/conf.d/local-forkless"
 got=$(initramfs_forkless)
