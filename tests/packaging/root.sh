@@ -225,14 +225,20 @@ expect packaging/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
 expect packaging/purge/no-forkless 0 "" "" -- \
 	in_root "$R" find /usr /etc -name '*forkless*'
 
-# ---- from a manual install (README's former dpkg-divert --local loop and
-# `make install`) to the packages: the local diversions become
-# forkless-xen's, and a purge still gives Debian's files back.
+# ---- from a manual install (README's former `dpkg-divert --local
+# --rename --add` of each script forkless replaces, then `make install`) to
+# the packages: the local diversions become forkless-xen's, and a purge
+# still gives Debian's files back. (The README's list named the six
+# scripts of its time; the scripts are what the binary installs over.)
 cp "$FORKLESS" "$R/tmp/forkless-manual"
-for f in $xb/xen-utils-wrapper $xb/xen-version $xb/xen-dir $xb/xen-toolstack \
-	 $xb/xen-toolstack-wrapper /usr/sbin/xen; do
-	in_root "$R" dpkg-divert --local --rename --add "$f" >/dev/null
+for p in $("$FORKLESS" --list-full); do
+	[ -f "$R/$p" ] && [ ! -L "$R/$p" ] || continue
+	in_root "$R" dpkg-query -S "/$p" >/dev/null 2>&1 || continue
+	in_root "$R" dpkg-divert --local --rename --add "/$p" >/dev/null
 done
+check packaging/manual/local-diversions "$(grep -c . <<<"$(grep ' F ' <<<"$before" | cut -d' ' -f1 |
+	grep -xF -f <("$FORKLESS" --list-full | sed 's|^|/|'))")" \
+	"$(in_root "$R" dpkg-divert --list | grep -c '^local diversion')"
 in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
 expect packaging/manual/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
