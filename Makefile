@@ -167,6 +167,13 @@ check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run
 
+# Debian packages forkless and forkless-xen (dpkg-buildpackage -b -uc -us in
+# a copy of the tree; debian/build-debs), into build/deb; their tests alone.
+deb:
+	debian/build-debs build/deb
+check-packaging: $(BIN)
+	FORKLESS=$(abspath $(BIN)) tests/run tests/packaging/
+
 check-vm: $(BIN)
 	tests/vm/run $(abspath $(BIN))
 
@@ -181,8 +188,10 @@ distclean: clean
 help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
 	@echo "Targets: all menuconfig defconfig NAME_defconfig allnoconfig allyesconfig"
-	@echo "         olddefconfig savedefconfig install check check-vm bench clean distclean"
+	@echo "         olddefconfig savedefconfig install check check-packaging check-vm deb"
+	@echo "         bench clean distclean"
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
-	savedefconfig install check check-vm bench clean distclean help
+	savedefconfig install check check-packaging check-vm deb bench clean\
+	distclean help

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The packages `make deb` builds: the binary in forkless_*.deb is byte for
+# byte the one the project's make builds from config/defconfig outside any
+# package build (dpkg-buildflags' CFLAGS/LDFLAGS do not reach it), the
+# control fields (Built-Using the musl-dev version, Conflicts, Depends),
+# and lintian: no tag at any level down to pedantic and info, other than
+# those overridden (each override in debian/*.lintian-overrides says why).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-pkg.sh"
+
+need_root packaging/build || exit 0
+pkg_need_tools || { fail packaging/build "could not install the packaging tools"; exit 0; }
+work=$(scratch pkg-build)
+trap 'rm -rf "$work"' EXIT
+if ! build_debs "$work/deb"; then
+	fail packaging/build/debs "debian/build-debs failed" "$(tail -20 "$work/deb.log")"
+	exit 0
+fi
+deb=$(ls "$work"/deb/forkless_*.deb) xdeb=$(ls "$work"/deb/forkless-xen_*.deb)
+
+o=$work/o
+mkdir -p "$o"
+if make -C "$TOP" -s O="$o" KCONFIG_CONFIG="$o/.config" BIN="$o/forkless" >"$o.log" 2>&1; then
+	if cmp -s "$o/forkless" <(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/forkless); then
+		pass packaging/build/binary-is-make-defconfig
+	else
+		fail packaging/build/binary-is-make-defconfig "usr/bin/forkless in $(basename "$deb") differs from make's build of config/defconfig"
+	fi
+else
+	fail packaging/build/binary-is-make-defconfig "make of config/defconfig failed" "$(tail -5 "$o.log")"
+fi
+
+field() { dpkg-deb -f "$1" "$2"; }
+check packaging/build/built-using "musl (= $(dpkg-query -W -f '${source:Version}' musl-dev))" "$(field "$deb" Built-Using)"
+check packaging/build/conflicts virtualbox-guest-utils "$(field "$deb" Conflicts)"
+check packaging/build/xen-depends "forkless (= $(field "$deb" Version))" "$(field "$xdeb" Depends)"
+
+# (lintian's "running with root privileges is not recommended!" on
+# stderr is not about the packages.)
+run_capture lintian -I -L '>=pedantic' "$work"/deb/*.changes
+ERR=$(grep -v '^running with root privileges is not recommended!$' <<<"$ERR")
+check packaging/lintian "" "$OUT$ERR"

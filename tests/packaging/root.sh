@@ -1,0 +1,249 @@
+#!/bin/bash
+# The packages in a real Debian 12 root: build forkless's .debs (make deb),
+# unpack a bookworm root (lib-pkg.sh, cached), apt-get install
+# xen-utils-common there from the archive, then dpkg -i forkless and
+# forkless-xen and check: the diversions, /usr/sbin/xl and the scripts
+# resolving to forkless, the applets answering as Debian's scripts do
+# (there is no Xen in a chroot: the sysfs error), a reinstall of
+# xen-utils-common leaving forkless in place, the initramfs hook, and
+# purging restoring Debian's files byte for byte.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-pkg.sh"
+
+need_root packaging/root || exit 0
+pkg_need_tools || { fail packaging/tools "could not install the packaging tools"; exit 0; }
+
+work=$(scratch pkg-root)
+trap 'rm -rf "$work"' EXIT
+debs=$work/deb
+if build_debs "$debs"; then
+	pass packaging/root/debs
+else
+	fail packaging/root/debs "debian/build-debs failed" "$(tail -20 "$debs.log")"
+	exit 0
+fi
+R=$work/root
+if ! new_root "$R"; then
+	fail packaging/root "mmdebstrap of bookworm failed" \
+		"$(tail -20 "$PKG_CACHE/mmdebstrap.log" 2>/dev/null)"
+	exit 0
+fi
+# (Under fixed names: the version is debian/changelog's.)
+cp "$debs"/forkless_*.deb "$R/tmp/forkless.deb"
+cp "$debs"/forkless-xen_*.deb "$R/tmp/forkless-xen.deb"
+
+apt_in_root() {
+	in_root "$R" env DEBIAN_FRONTEND=noninteractive apt-get -y -q \
+		--no-install-recommends "$@"
+}
+# What xen-utils-common has on disk, one line per path: a symlink's
+# target, a file's sha256, at the path dpkg knows it by or its diverted
+# name, whichever holds Debian's copy.
+debian_files() {
+	in_root "$R" sh -c '
+	dpkg-query -L xen-utils-common | grep "^/" | while read -r f; do
+		t=$(dpkg-divert --truename "$f")
+		if [ -L "$t" ]; then echo "$f L $(readlink "$t")"
+		elif [ -f "$t" ]; then echo "$f F $(sha256sum <"$t" | cut -c1-64)"
+		elif [ ! -d "$t" ]; then echo "$f missing"
+		fi
+	done | LC_ALL=C sort'
+}
+
+# The oldest version the archive has first (bookworm's release, when a
+# security update is out too), so that forkless meets a real upgrade of
+# xen-utils-common below.
+mapfile -t versions < <(xen_versions "$R")
+old=${versions[0]} new=${versions[${#versions[@]}-1]}
+info "xen-utils-common versions: ${versions[*]}"
+xuc_deb() { ls "$R"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.deb 2>/dev/null | head -n1; }
+run_capture apt_in_root install "xen-utils-common=$old"
+if [ "$RC" != 0 ]; then
+	fail packaging/apt-xen-utils-common "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
+	exit 0
+fi
+pass packaging/apt-xen-utils-common
+before=$(debian_files)
+check packaging/xen-utils-common-as-shipped "$(deb_files "$(xuc_deb "$old")")" "$before"
+# Debian's answers, before forkless is there: the oracle for forkless's.
+xb=/usr/lib/xen-common/bin
+oracle_cmds=("$xb/xen-version" "$xb/xen-dir" "$xb/xen-utils-wrapper" "/usr/sbin/xl list"
+	"/usr/sbin/xen list" "$xb/xen-toolstack" "$xb/xen-toolstack-wrapper list")
+declare -A o_rc o_out o_err
+for c in "${oracle_cmds[@]}"; do
+	run_capture in_root "$R" $c
+	o_rc[$c]=$RC o_out[$c]=$OUT o_err[$c]=$ERR
+done
+
+expect packaging/dpkg-i 0 @any "" -- \
+	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
+
+# The diversions: exactly the paths both forkless-xen and
+# xen-utils-common ship, each to PATH.distrib by forkless-xen.
+files_of() {
+	in_root "$R" dpkg-query -L "$1" | while read -r f; do
+		[ -d "$R$f" ] && [ ! -L "$R$f" ] && continue
+		echo "$f"
+	done | LC_ALL=C sort
+}
+shared=$(comm -12 <(files_of forkless-xen) <(grep -v ' missing$' <<<"$before" | cut -d' ' -f1))
+want_div=$(while read -r f; do echo "diversion of $f to $f.distrib by forkless-xen"; done <<<"$shared")
+got_div=$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)
+check packaging/diversions "$want_div" "$got_div"
+n=$(grep -c . <<<"$shared")
+info "forkless-xen diverts $n paths of xen-utils-common"
+for f in /usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-version \
+	 /usr/lib/xen-common/bin/xen-dir /usr/lib/xen-common/bin/xen-toolstack \
+	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl; do
+	expect "packaging/diverted$f" 0 "forkless-xen"$'\n' "" -- in_root "$R" dpkg-divert --listpackage "$f"
+done
+# Every path forkless ships is its own (no diversion by another package).
+expect packaging/forkless-not-diverted 0 "" "" -- \
+	in_root "$R" sh -c 'dpkg-query -L forkless | while read -r f; do dpkg-divert --listpackage "$f"; done'
+
+expect packaging/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+expect packaging/wrapper-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-utils-wrapper
+# Debian's scripts are where the hotplug fallbacks look: PATH.distrib.
+expect packaging/distrib-is-debian 0 "#!/bin/sh -e"$'\n' "" -- \
+	in_root "$R" head -n1 /usr/lib/xen-common/bin/xen-version.distrib
+
+# The applets answer as Debian's scripts did (no Xen in a chroot: the
+# sysfs error), and as the diverted scripts still do.
+for c in "${oracle_cmds[@]}"; do
+	expect "packaging/as-debian/${c##*/}" "${o_rc[$c]}" "${o_out[$c]}" "${o_err[$c]}" -- in_root "$R" $c
+done
+nosysfs="ERROR:  Can't find hypervisor information in sysfs!"$'\n'
+check packaging/oracle-is-the-sysfs-error "1 $nosysfs" "${o_rc[$xb/xen-version]} ${o_err[$xb/xen-version]}"
+for a in xen-version xen-utils-wrapper; do
+	expect "packaging/distrib/$a" 1 "" "$nosysfs" -- in_root "$R" "$xb/$a.distrib"
+done
+expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-resolve --help
+# dpkg --verify follows the diversions package by package. (Asked for
+# several packages at once, dpkg 1.21 lists the regular files
+# xen-utils-common has diverted as modified, ?M5: README, "Installing".)
+for p in xen-utils-common forkless forkless-xen; do
+	expect "packaging/dpkg-verify/$p" 0 "" "" -- in_root "$R" dpkg --verify "$p"
+done
+
+# An upgrade of xen-utils-common goes to the diverted names and leaves
+# forkless in place; Debian's files are then the new version's, byte for
+# byte as its .deb has them.
+if [ "$old" != "$new" ]; then
+	expect packaging/upgrade-xen-utils-common 0 @any @any -- apt_in_root install "xen-utils-common=$new"
+	expect packaging/upgrade/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+	expect packaging/upgrade/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+		in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-version
+	check packaging/upgrade/diversions "$want_div" \
+		"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
+	before=$(deb_files "$(xuc_deb "$new")")
+	check packaging/upgrade/debian-files "$before" "$(debian_files)"
+else
+	skip packaging/upgrade-xen-utils-common "the archive has one version of xen-utils-common ($old): no upgrade to test"
+fi
+# A reinstall, likewise.
+expect packaging/reinstall-xen-utils-common 0 @any @any -- apt_in_root install --reinstall xen-utils-common
+expect packaging/reinstall/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+expect packaging/reinstall/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-version
+check packaging/reinstall/diversions "$want_div" \
+	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
+check packaging/reinstall/debian-files "$before" "$(debian_files)"
+
+# A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
+# postinst removes one it no longer ships (here one made by hand in its
+# name), renaming Debian's file back.
+in_root "$R" dpkg-divert --package forkless-xen --rename \
+	--divert /usr/bin/xen-detect.distrib --add /usr/bin/xen-detect >/dev/null
+expect packaging/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen.deb
+check packaging/reinstall-forkless-xen/diversions "$want_div" \
+	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
+expect packaging/reinstall-forkless-xen/obsolete-diversion-undone 0 "" "" -- \
+	in_root "$R" sh -c '[ -f /usr/bin/xen-detect ] && [ ! -e /usr/bin/xen-detect.distrib ]'
+check packaging/reinstall-forkless-xen/debian-files "$before" "$(debian_files)"
+
+# ---- the initramfs-tools hook ----
+# No kernel package in the root: a version with the two files mkinitramfs
+# reads (its config, for the compressor; a modules directory).
+kver=6.1.0-test
+mkdir -p "$R/lib/modules/$kver"
+echo CONFIG_RD_GZIP=y >"$R/boot/config-$kver"
+for f in modules.builtin modules.builtin.modinfo modules.order; do : >"$R/lib/modules/$kver/$f"; done
+# What of forkless an image holds: its files and links, as `PATH` or
+# `PATH -> TARGET`.
+initramfs_forkless() {
+	in_root "$R" mkinitramfs -o /tmp/initrd.img "$kver" >"$work/mkinitramfs.log" 2>&1 ||
+		{ echo "mkinitramfs failed: $(tail -5 "$work/mkinitramfs.log")"; return; }
+	# (conf/conf.d/forkless is the settings file, which mkinitramfs copies.)
+	in_root "$R" lsinitramfs -l /tmp/initrd.img | grep -v ' conf/' | awk '
+		$NF == "forkless" || $NF ~ /\/forkless$/ || $(NF-2) ~ /forkless$/ {
+			if ($(NF-1) == "->") print $(NF-2), "->", $NF; else print $NF }' | LC_ALL=C sort
+}
+want_initrd="usr/bin/cgroup-resolve -> forkless
+usr/bin/forkless
+usr/bin/mount-shared -> forkless
+usr/sbin/mount.9p -> ../bin/forkless
+usr/sbin/mount.vboxsf -> ../bin/forkless
+usr/sbin/mount.virtiofs -> ../bin/forkless"
+expect packaging/initramfs/prereqs 0 $'\n' "" -- \
+	in_root "$R" /usr/share/initramfs-tools/hooks/forkless prereqs
+check packaging/initramfs/default "$want_initrd" "$(initramfs_forkless)"
+echo FORKLESS_XEN=y >"$R/etc/initramfs-tools/conf.d/local-forkless"
+got=$(initramfs_forkless)
+check packaging/initramfs/xen-xl "usr/sbin/xl -> ../bin/forkless" "$(grep '^usr/sbin/xl ' <<<"$got")"
+check packaging/initramfs/xen-version "usr/lib/xen-common/bin/xen-version -> ../../../bin/forkless" \
+	"$(grep '^usr/lib/xen-common/bin/xen-version ' <<<"$got")"
+echo FORKLESS=n >"$R/etc/initramfs-tools/conf.d/local-forkless"
+check packaging/initramfs/FORKLESS=n "" "$(initramfs_forkless)"
+echo FORKLESS=maybe >"$R/etc/initramfs-tools/conf.d/local-forkless"
+run_capture in_root "$R" mkinitramfs -o /tmp/initrd.img "$kver"
+if [ "$RC" != 0 ] && grep -qF "E: forkless hook: FORKLESS must be y or n, not 'maybe'" <<<"$ERR"; then
+	pass packaging/initramfs/FORKLESS=maybe
+else
+	fail packaging/initramfs/FORKLESS=maybe "expected mkinitramfs to fail naming FORKLESS" "exit $RC" "$ERR"
+fi
+rm -f "$R/etc/initramfs-tools/conf.d/local-forkless"
+# A file another hook put there first is left alone (this one sorts
+# before forkless's hook).
+cat >"$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p" <<'HOOK'
+#!/bin/sh
+[ "$1" = prereqs ] && exit 0
+mkdir -p "$DESTDIR/usr/sbin" && echo other >"$DESTDIR/usr/sbin/mount.9p"
+HOOK
+chmod 755 "$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p"
+check packaging/initramfs/no-overwrite "$(grep -v mount.9p <<<"$want_initrd")" "$(initramfs_forkless)"
+rm -f "$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p"
+
+# ---- purge: Debian's files back, byte for byte ----
+expect packaging/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+check packaging/purge/no-diversions "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
+check packaging/purge/debian-files "$before" "$(debian_files)"
+expect packaging/purge/no-distrib 0 "" "" -- \
+	in_root "$R" find / -xdev -name '*.distrib' -path '*xen*'
+expect packaging/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
+	in_root "$R" /usr/lib/xen-common/bin/xen-version
+expect packaging/purge/no-forkless 0 "" "" -- \
+	in_root "$R" find /usr /etc -name '*forkless*'
+
+# ---- from a manual install (README's former `dpkg-divert --local
+# --rename --add` of each script forkless replaces, then `make install`) to
+# the packages: the local diversions become forkless-xen's, and a purge
+# still gives Debian's files back. (The README's list named the six
+# scripts of its time; the scripts are what the binary installs over.)
+cp "$FORKLESS" "$R/tmp/forkless-manual"
+for p in $("$FORKLESS" --list-full); do
+	[ -f "$R/$p" ] && [ ! -L "$R/$p" ] || continue
+	in_root "$R" dpkg-query -S "/$p" >/dev/null 2>&1 || continue
+	in_root "$R" dpkg-divert --local --rename --add "/$p" >/dev/null
+done
+check packaging/manual/local-diversions "$(grep -c . <<<"$(grep ' F ' <<<"$before" | cut -d' ' -f1 |
+	grep -xF -f <("$FORKLESS" --list-full | sed 's|^|/|'))")" \
+	"$(in_root "$R" dpkg-divert --list | grep -c '^local diversion')"
+in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
+expect packaging/manual/dpkg-i 0 @any "" -- \
+	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
+check packaging/manual/diversions "$want_div" \
+	"$(in_root "$R" dpkg-divert --list | grep forkless-xen | LC_ALL=C sort)"
+check packaging/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
+expect packaging/manual/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+check packaging/manual/debian-files "$before" "$(debian_files)"
