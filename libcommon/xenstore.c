@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,4 +161,153 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	memcpy(out, payload, plen);
 	out[plen] = '\0';
 	return plen;
+}
+
+/* ---- a connection for several requests ---------------------------------- */
+
+
+static int open_socket(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	memcpy(sa.sun_path, XS_SOCKET, sizeof(XS_SOCKET));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
+int xs_open(struct xs_conn *c, uint64_t deadline_ms)
+{
+	static const char *const devs[] = { XS_DEV, XS_DEV_OLD };
+	int fd = open_socket();
+
+	c->req_id = 0;
+	c->deadline_ms = deadline_ms;
+	c->dev = XS_SOCKET;
+	/* No socket, or nobody listening on it: the device, as libxenstore. */
+	for (size_t i = 0; fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&
+	     i < ARRAY_SIZE(devs); i++) {
+		c->dev = devs[i];
+		fd = openat(AT_FDCWD, devs[i], O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd == -ENOENT) {
+		c->dev = XS_DEV;
+		fd = -ENODEV;
+	}
+	c->fd = fd;
+	return fd < 0 ? fd : 0;
+}
+
+void xs_close(struct xs_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -ENOTCONN;
+}
+
+long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
+		size_t cap)
+{
+	char msg[XS_MSG_MAX];
+	const char *payload;
+	uint32_t plen;
+	size_t n;
+	int ret;
+
+	if (c->fd < 0)
+		return -ENOTCONN;
+	n = xs_encode(msg, sizeof(msg), rq, ++c->req_id);
+	if (n == 0)
+		return -E2BIG;
+	ret = write_all(c->fd, msg, n);
+	if (ret == 0)
+		ret = read_reply(c->fd, msg, rq->type, c->req_id,
+				 c->deadline_ms, &payload, &plen);
+	if (ret < 0 && (ret == -EIO || ret == -ETIMEDOUT || ret == -EPIPE ||
+			ret == -ECONNRESET || ret == -EBADF || ret == -EINTR)) {
+		/* The stream may hold a late or partial reply: drop it. An
+		 * XS_ERROR reply (-ENOENT...) leaves the stream in step. */
+		xs_close(c);
+		return ret;
+	}
+	if (ret < 0)
+		return ret;
+	if (plen >= cap)
+		return -E2BIG;
+	memcpy(out, payload, plen);
+	out[plen] = '\0';
+	return plen;
+}
+
+long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,
+	     size_t cap)
+{
+	struct xs_request rq = { XS_READ, tx, path, NULL, 0 };
+
+	return xs_request(c, &rq, out, cap);
+}
+
+long xs_directory(struct xs_conn *c, uint32_t tx, const char *path,
+		  char *out, size_t cap)
+{
+	struct xs_request rq = { XS_DIRECTORY, tx, path, NULL, 0 };
+
+	return xs_request(c, &rq, out, cap);
+}
+
+/* A request whose reply is "OK": 0 or -errno. */
+static int xs_ok(struct xs_conn *c, const struct xs_request *rq)
+{
+	char ok[8];
+	long n = xs_request(c, rq, ok, sizeof(ok));
+
+	if (n < 0)
+		return n == -E2BIG ? -EIO : (int)n;
+	return n == 3 && memcmp(ok, "OK", 3) == 0 ? 0 : -EIO;
+}
+
+int xs_write(struct xs_conn *c, uint32_t tx, const char *path,
+	     const char *value)
+{
+	struct xs_request rq = { XS_WRITE, tx, path, value, strlen(value) };
+
+	return xs_ok(c, &rq);
+}
+
+int xs_rm(struct xs_conn *c, uint32_t tx, const char *path)
+{
+	struct xs_request rq = { XS_RM, tx, path, NULL, 0 };
+
+	return xs_ok(c, &rq);
+}
+
+int xs_transaction_start(struct xs_conn *c, uint32_t *tx)
+{
+	struct xs_request rq = { XS_TRANSACTION_START, 0, "", NULL, 0 };
+	char id[16];
+	long n = xs_request(c, &rq, id, sizeof(id));
+
+	if (n < 0)
+		return n == -E2BIG ? -EIO : (int)n;
+	/* The id as decimal digits, with the NUL xenstored sends. */
+	if (n < 2 || id[n - 1] != '\0' || parse_u32(id, tx) < 0 || *tx == 0)
+		return -EIO;
+	return 0;
+}
+
+int xs_transaction_end(struct xs_conn *c, uint32_t tx, int commit)
+{
+	struct xs_request rq = { XS_TRANSACTION_END, tx, commit ? "T" : "F",
+				 NULL, 0 };
+
+	return xs_ok(c, &rq);
 }

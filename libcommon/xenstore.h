@@ -76,4 +76,54 @@ uint64_t xs_clock_ms(void);
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	     uint64_t deadline_ms, const char **dev);
 
+/* ---- a connection for several requests (hotplug applets) -------------
+ *
+ * A hotplug call reads and writes tens of keys: one connection serves
+ * them all, each request with its own req_id, each reply checked as
+ * xs_call() checks it. xs_open() tries what libxenstore's xs_open(0)
+ * tries, in its order: xenstored's unix socket (XS_SOCKET, dom0 with the
+ * daemon running), then the xenbus device (XS_DEV, then XS_DEV_OLD).
+ * Relative paths ("backend/vif/1/0/bridge") are resolved by xenstored
+ * against the caller's domain home, /local/domain/0 in dom0: the client
+ * sends them as they are. deadline_ms bounds every wait of the connection
+ * (connect, each reply), so a hotplug call has one budget, not one per
+ * key. */
+#define XS_SOCKET "/var/run/xenstored/socket"
+
+struct xs_conn {
+	int fd;
+	uint32_t req_id;        /* of the last request */
+	uint64_t deadline_ms;   /* xs_clock_ms() time */
+	const char *dev;        /* what fd is, for messages */
+};
+
+/* 0, or -errno: -ENODEV when there is neither the socket nor a device
+ * (not dom0, or no xenstored), else the error of the last one tried;
+ * c->dev names it either way. */
+int xs_open(struct xs_conn *c, uint64_t deadline_ms);
+void xs_close(struct xs_conn *c);
+
+/* One request on c, its reply's payload into out as xs_call() does
+ * (NUL-terminated; -E2BIG when it does not fit). After a broken reply
+ * (-EIO, -ETIMEDOUT, a read or write error) the connection is closed and
+ * every later request returns -ENOTCONN: replies can never be paired
+ * with the wrong request. */
+long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
+		size_t cap);
+
+/* The usual requests, in transaction tx (0: none). */
+long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,
+	     size_t cap);
+/* The NUL-separated names below path, as xs_read(). */
+long xs_directory(struct xs_conn *c, uint32_t tx, const char *path,
+		  char *out, size_t cap);
+int xs_write(struct xs_conn *c, uint32_t tx, const char *path,
+	     const char *value);
+int xs_rm(struct xs_conn *c, uint32_t tx, const char *path);
+/* Start a transaction: its id in *tx. */
+int xs_transaction_start(struct xs_conn *c, uint32_t *tx);
+/* End it: commit (1) or abort (0). -EAGAIN: another writer got in first;
+ * the caller runs its transaction again. */
+int xs_transaction_end(struct xs_conn *c, uint32_t tx, int commit);
+
 #endif
