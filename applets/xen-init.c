@@ -322,8 +322,9 @@ int xen_init_list_main(int argc, char **argv)
 		die_msg(EXIT_USAGE, "takes no arguments (see --help)");
 	ret = xs_open(&c, xs_clock_ms() + XS_LIST_MS);
 	if (ret == -ENODEV)
-		die_msg(EXIT_NO_LIST, "no xenstore: neither " XS_SOCKET " nor "
-			XS_DEV " (not a Xen dom0, or xenstored not started)");
+		die_msg(EXIT_NO_LIST, "no xenstore: no xenstored on " XS_SOCKET
+			" and no " XS_DEV " (not a Xen dom0, or xenstored not"
+			" started)");
 	if (ret < 0)
 		die_msg(EXIT_NO_LIST, c.dev, ": ", errno_text(-ret));
 	n = xs_directory(&c, 0, "/local/domain", list, sizeof(list));
