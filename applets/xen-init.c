@@ -272,7 +272,7 @@ static long read_key(struct xs_conn *c, const char *path, char *out,
 	return n;
 }
 
-/* "/local/domain/ID/KEY" into path (KEY "" for the domain itself). */
+/* "/local/domain/ID/KEY" into path. */
 static const char *domain_key(char *path, size_t cap, unsigned id,
 			      const char *key)
 {
@@ -283,10 +283,8 @@ static const char *domain_key(char *path, size_t cap, unsigned id,
 	path[0] = '\0';
 	str_append(path, cap, &len, "/local/domain/", 14);
 	str_append(path, cap, &len, num, strlen(num));
-	if (key[0]) {
-		str_append(path, cap, &len, "/", 1);
-		str_append(path, cap, &len, key, strlen(key));
-	}
+	str_append(path, cap, &len, "/", 1);
+	str_append(path, cap, &len, key, strlen(key));
 	return path;
 }
 
