@@ -171,9 +171,11 @@ xd_paused() { # NAME
 	memory = 32
 	CFG
 	timeout $XL_TIMEOUT xl create -p $D/xil.cfg >>$T/xil-create.log 2>&1
+	XIL_IDS="$XIL_IDS $(xl domid "$1" 2>/dev/null)"
 }
+XIL_IDS=
 xen_init_list_differential() {
-	local id n
+	local id
 	[ -f $XD_DEBIAN/xen-init-list ] && xd_have_python ||
 		{ fail xen-init-list-differential "no Debian script or no python3 with json in the image"; return 1; }
 	xd_use forkless
@@ -186,8 +188,10 @@ xen_init_list_differential() {
 	# being destroyed: listed while `xl destroy` runs, compared again once it is gone
 	id=$(xl domid 'xil two' 2>/dev/null)
 	xl destroy "$id" >/dev/null 2>&1 &
-	$XD_BIN/xen-init-list >$T/xil-during.txt 2>&1 || fail xen-init-list-during-destroy "$(oneline $T/xil-during.txt)"
-	wait
+	local dpid=$!
+	$XD_BIN/xen-init-list >$T/xil-during.txt 2>&1 && pass xen-init-list-during-destroy ||
+		fail xen-init-list-during-destroy "$(oneline $T/xil-during.txt)"
+	wait $dpid
 	xd_same_list after-destroy
 	# a stale /local/domain/N (no such domain): neither lists it
 	xenstore-write /local/domain/4242/name ghost /local/domain/4242/domid 4242
@@ -203,13 +207,9 @@ xen_init_list_differential() {
 	else
 		fail "xen-init-list-no-name-key-documented-difference" "debian [$(oneline $T/xil-debian.txt)] forkless [$(oneline $T/xil-forkless.txt)]"
 	fi
-	for n in xil-one 'xil-gäst-Ω'; do
-		id=$(xl list | awk -v n="$n" 'NR > 1 && $1 == n { print $2 }')
-		[ -n "$id" ] || id=$(xl domid "$n" 2>/dev/null)
-		[ -n "$id" ] && xl destroy "$id" >/dev/null 2>&1
-	done
-	# the name of xil-one is gone from xenstore: destroy what is left by id
-	for id in $(xl list | awk 'NR > 2 { print $2 }'); do xl destroy "$id" >/dev/null 2>&1; done
+	# by id: xil-one's name is gone from xenstore
+	for id in $XIL_IDS; do xl destroy "$id" >/dev/null 2>&1; done
+	XIL_IDS=
 	xd_same_list cleaned-up
 	save
 }
