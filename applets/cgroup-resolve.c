@@ -32,7 +32,7 @@
  *   ID...|-  answer() -> resolve_by_handle() (open_id(), fd_path(); a path
  *            longer than /proc's readlink gives -> resolve_by_walk()) or
  *            resolve_by_walk() -> walk() -> walk_tree() -> list_dir();
- *            `-`: resolve_stdin() -> next_line() -> answer()
+ *            `-`: resolve_stdin() -> answer()
  *   -p       resolve_paths() -> below_root() (-r), open_cgroup2(),
  *            id_at_mount()
  *   -l       walk(), list_index()
@@ -86,11 +86,11 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "dirent64.h"
+#include "sys.h"
 #include "cgroup-resolve.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -100,10 +100,10 @@
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
 #define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
 					 the default fanotify queue */
-#define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
+#define REWALK_MS 1000                /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
-#define SHOWN_MAX 256                 /* an input in a message, "..." cut */
+#define LINE_MAX_BYTES 16384          /* stdin, mountinfo: longer is cut */
 /* Where to look without /proc/self/mountinfo, in order: a list of
  * strings rather than a table of pointers (which would need relocating). */
 #define FALLBACK_MOUNTS "/sys/fs/cgroup\0/sys/fs/cgroup/unified\0"
@@ -215,7 +215,7 @@ struct cgr {
 	int use_handles;              /* else the walk */
 	int status;
 	size_t prefix_len;            /* (just "/" when mounted there) */
-	long long walked_at;          /* CLOCK_MONOTONIC ns of the last walk,
+	uint64_t walked_at;           /* clock_ms() of the last walk's end,
 					 0 before the first */
 	unsigned walk_fds;            /* fds the walk may hold, 0: not yet
 					 known (walk_window()) */
@@ -275,7 +275,7 @@ static void out_line(struct cgr *c, char sign, uint64_t id, const char *rel,
 {
 	if (sign)
 		outbuf_putc(&c->out, sign);
-	outbuf_put_u64(&c->out, id);
+	outbuf_put_num(&c->out, id, 10);
 	outbuf_putc(&c->out, '\t');
 	if (rel)
 		out_path(c, rel, len);
@@ -306,85 +306,13 @@ static void out_node(void *ctx, char sign, const struct cgr_index *ix,
 	ssize_t n = cgr_index_path(ix, k, c->path, sizeof(c->path));
 
 	if (n < 0) {
-		char num[20];
+		char num[FMT_U64_MAX];
 
-		complain(c, num, fmt_u64(num, ix->nodes[k].id),
+		complain(c, num, fmt_u64_base(num, ix->nodes[k].id, 10),
 			 errno_text(ENAMETOOLONG));
 		return;
 	}
 	out_line(c, sign, ix->nodes[k].id, c->path, (size_t)n);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* ---- reading lines ----------------------------------------------------- */
-
-struct line_reader {
-	int fd;
-	int eof;
-	int discarding;               /* inside a line longer than buf */
-	size_t start, end;
-	char buf[16384];
-};
-
-static void line_reader_init(struct line_reader *lr, int fd)
-{
-	lr->fd = fd;
-	lr->eof = lr->discarding = 0;
-	lr->start = lr->end = 0;
-}
-
-/* The next line, without its newline: 1, or 2 for the start of a line
- * longer than the buffer (the rest is skipped), 0 at the end, -errno:
- * -EAGAIN on a non-blocking fd with nothing to read yet (call again when
- * poll says so; nothing is lost). With flush, what flush holds is written
- * before a read that would block -- never per line. */
-static int next_line(struct line_reader *lr, char **line, size_t *len,
-		     struct outbuf *flush)
-{
-	for (;;) {
-		char *p = lr->buf + lr->start;
-		size_t have = lr->end - lr->start;
-		char *nl = memchr(p, '\n', have);
-		ssize_t n;
-
-		if (nl || lr->eof || have == sizeof(lr->buf)) {
-			int skip = lr->discarding;
-
-			if (!nl && have == 0)
-				return 0;   /* at the end */
-			*line = p;
-			*len = nl ? (size_t)(nl - p) : have;
-			lr->start += *len + (nl != NULL);
-			lr->discarding = !nl && !lr->eof;
-			if (skip)
-				continue;   /* the rest of a long line */
-			return 1 + lr->discarding;
-		}
-		memmove(lr->buf, p, have);
-		lr->start = 0;
-		lr->end = have;
-		if (flush && flush->len) {
-			struct pollfd pfd = { .fd = lr->fd, .events = POLLIN };
-
-			if (poll(&pfd, 1, 0) == 0)
-				outbuf_flush(flush);
-		}
-		n = read(lr->fd, lr->buf + have, sizeof(lr->buf) - have);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n == 0)
-			lr->eof = 1;
-		if (n > 0)
-			lr->end += (size_t)n;
-	}
 }
 
 /* ---- finding the cgroup2 mount ----------------------------------------- */
@@ -421,19 +349,20 @@ static int mount_from_mountinfo(char *dir, size_t cap)
 {
 	static const char mountinfo[] = "/proc/self/mountinfo";
 	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
-	struct line_reader reader, *lr = &reader;
-	char *line;
-	size_t len;
+	char buf[LINE_MAX_BYTES];
+	struct line_stream ls;
+	struct line_piece p;
 	int found = -1;
 
 	if (fd < 0) {
 		die_if_cannot_look(mountinfo, -errno);
 		return -1;
 	}
-	line_reader_init(lr, fd);
-	/* A cut line (2) is harmless: the type follows the mount point. */
-	while (found < 0 && next_line(lr, &line, &len, NULL) > 0)
-		if (cgr_mountinfo_cgroup2(line, len, dir, cap)) {
+	line_stream_init(&ls, fd, buf, sizeof(buf));
+	/* Whole lines only: a cut one cannot be told (its type is last). */
+	while (found < 0 && line_stream_next(&ls, &p) > 0)
+		if (p.first && p.last &&
+		    cgr_mountinfo_cgroup2(p.data, p.len, dir, cap)) {
 			found = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
 			die_if_cannot_look(dir, found);
 		}
@@ -445,15 +374,13 @@ static int mount_from_mountinfo(char *dir, size_t cap)
  * length, or -errno. */
 static ssize_t fd_path(struct cgr *c, int fd)
 {
-	char num[20];
+	char num[FMT_U64_MAX];
 	ssize_t n;
 
-	num[fmt_u64(num, (uint64_t)fd)] = '\0';
-	/* Raw: musl's readlinkat adds a case this call never has. */
-	n = syscall(SYS_readlinkat, (long)c->proc_fd, num, c->path,
-		    (long)sizeof(c->path) - 1);
+	num[fmt_u64_base(num, (uint64_t)fd, 10)] = '\0';
+	n = sys_readlinkat(c->proc_fd, num, c->path, sizeof(c->path) - 1);
 	if (n < 0)
-		return -errno;
+		return n;
 	if ((size_t)n >= sizeof(c->path) - 1)
 		return -ENAMETOOLONG;
 	c->path[n] = '\0';
@@ -465,12 +392,11 @@ static void set_prefix(struct cgr *c, const char *dir)
 	size_t len = 0;
 
 	if (dir[0] != '/') {
-		/* Only without /proc: make -m DIR absolute, as readlink is.
-		 * Raw: musl's getcwd brings strdup and malloc along. */
-		long n = syscall(SYS_getcwd, c->prefix, sizeof(c->prefix) - 1);
+		/* Only without /proc: make -m DIR absolute, as readlink is. */
+		long n = sys_getcwd(c->prefix, sizeof(c->prefix) - 1);
 
 		if (n <= 0 || c->prefix[0] != '/')
-			die_err("getcwd", n < 0 ? -errno : -ENOENT);
+			die_err("getcwd", n < 0 ? (int)n : -ENOENT);
 		len = (size_t)n - 1;   /* n counts the NUL */
 		if (len > 1)
 			c->prefix[len++] = '/';
@@ -644,47 +570,33 @@ static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 
 /* ---- the walk ---------------------------------------------------------- */
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Append the sub-directories of fd as children of node; "." gives the
  * node's own id. 0, or -errno. */
 static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 {
 	uint32_t last = CGR_NONE;
+	const struct linux_dirent64 *d;
+	struct dir_iter it;
+	int ret;
 
-	for (;;) {
-		long n = syscall(SYS_getdents64, fd, buf, WALK_BUF_SIZE);
-
-		if (n <= 0)
-			/* A directory removed under us reads as empty. */
-			return n == 0 || errno == ENOENT ? 0 : -errno;
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(buf + off);
-			const char *name = d->d_name;
-
-			off += d->d_reclen;
-			/* cgroupfs always fills d_type: a file is never a
-			 * cgroup, and needs no stat to tell. */
-			if (d->d_type != DT_DIR)
-				continue;
-			/* "." (the node's own id) or ".." */
-			if (name[0] == '.' && !name[1 + (name[1] == '.')]) {
-				if (!name[1])
-					ix->nodes[node].id = d->d_ino;
-				continue;
-			}
-			last = cgr_index_add(ix, d->d_ino, node, last, name,
-					     strlen(name));
-			if (last == CGR_NONE)
-				return -ENOMEM;
+	dir_iter_init(&it, fd, buf, WALK_BUF_SIZE);
+	while ((ret = dir_iter_next(&it, &d)) > 0) {
+		/* cgroupfs always fills d_type: a file is never a cgroup, and
+		 * needs no stat to tell. */
+		if (d->d_type != DT_DIR)
+			continue;
+		if (dirent_is_dot(d)) {   /* "." is the node's own id */
+			if (!d->d_name[1])
+				ix->nodes[node].id = d->d_ino;
+			continue;
 		}
+		last = cgr_index_add(ix, d->d_ino, node, last, d->d_name,
+				     strlen(d->d_name));
+		if (last == CGR_NONE)
+			return -ENOMEM;
 	}
+	/* A directory removed under us reads as empty. */
+	return ret == -ENOENT ? 0 : ret;
 }
 
 /* How many directory fds the walk may hold: WALK_FDS, or fewer where
@@ -695,13 +607,11 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
  * At least 2: below that the walk's opens fail with EMFILE, and say so. */
 static unsigned walk_window(struct cgr *c)
 {
-	struct { uint64_t cur, max; } rl;
+	struct sys_rlimit rl;
 	struct pollfd *pfd = (void *)c->walk_buf;
 	uint64_t used = 0, room, n = WALK_BUF_SIZE / sizeof(*pfd);
 
-	/* Raw: musl's getrlimit brings in cases never used here. */
-	if (syscall(SYS_prlimit64, 0L, (long)RLIMIT_NOFILE, 0L, &rl) < 0 ||
-	    rl.cur > n)
+	if (sys_prlimit64(0, RLIMIT_NOFILE, NULL, &rl) < 0 || rl.cur > n)
 		return WALK_FDS;
 	for (uint64_t fd = 0; fd < rl.cur; fd++)
 		pfd[fd] = (struct pollfd){ .fd = (int)fd };
@@ -798,7 +708,7 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 		ret = cgr_index_hash_all(ix);
 	if (ret < 0)
 		die_err(c->prefix, ret);
-	c->walked_at = now_ns();
+	c->walked_at = clock_ms();
 }
 
 /* Walk mode: as resolve_by_handle. A miss re-walks the tree, but at most
@@ -810,7 +720,7 @@ static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
 	ssize_t n;
 
 	if (k == CGR_NONE &&
-	    (!c->walked_at || now_ns() - c->walked_at >= REWALK_NS)) {
+	    (!c->walked_at || clock_ms() - c->walked_at >= REWALK_MS)) {
 		walk(c, &c->ix);
 		k = cgr_index_find(&c->ix, id);
 	}
@@ -870,33 +780,48 @@ static void wait_readable(struct cgr *c, int fd)
 		die_err("stdin", -errno);
 }
 
+/* Does fd have data (or an end) to read now? */
+static int readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
 static void resolve_stdin(struct cgr *c)
 {
-	struct line_reader reader, *lr = &reader;
-	char *line;
-	size_t len;
+	char buf[LINE_MAX_BYTES];
+	struct line_stream ls;
+	struct line_piece p;
 	int ret;
 
-	line_reader_init(lr, 0);
+	line_stream_init(&ls, 0, buf, sizeof(buf));
 	/* Until the end, or until stdout fails (the final flush says why). */
-	while ((ret = next_line(lr, &line, &len, &c->out)) != 0 &&
-	       !c->out.error) {
-		if (ret == -EAGAIN) {
-			wait_readable(c, 0);
+	while (!c->out.error && (ret = line_stream_take(&ls, &p)) != 0) {
+		if (ret == -EAGAIN) {   /* a read is due */
+			/* What stdout holds is written before a read that
+			 * would block -- never per line. */
+			if (c->out.len && !readable(0))
+				outbuf_flush(&c->out);
+			ret = line_stream_fill(&ls);
+			if (ret == -EAGAIN)
+				wait_readable(c, 0);
+			else if (ret < 0)
+				die_err("stdin", ret);
 			continue;
 		}
-		if (ret < 0)
-			die_err("stdin", ret);
-		while (len > 0 && blank(line[0])) {
-			line++;
-			len--;
+		if (!p.first)   /* the rest of a line too long to be an id */
+			continue;
+		while (p.len > 0 && blank(p.data[0])) {
+			p.data++;
+			p.len--;
 		}
-		while (len > 0 && blank(line[len - 1]))
-			len--;
-		if (ret == 2)   /* too long to be an id */
-			complain(c, line, len, NOT_AN_ID);
-		else if (len > 0)
-			answer(c, line, len, 1);
+		while (p.len > 0 && blank(p.data[p.len - 1]))
+			p.len--;
+		if (!p.last)   /* too long to be an id */
+			complain(c, p.data, p.len, NOT_AN_ID);
+		else if (p.len > 0)
+			answer(c, p.data, p.len, 1);
 	}
 }
 
@@ -974,7 +899,7 @@ static void resolve_paths(struct cgr *c, char **paths, int n)
 			complain(c, paths[i], strlen(paths[i]), err_text(ret));
 			continue;
 		}
-		outbuf_put_u64(&c->out, id);
+		outbuf_put_num(&c->out, id, 10);
 		outbuf_putc(&c->out, '\n');
 	}
 }
@@ -1273,18 +1198,17 @@ static void watch_batch(struct cgr *c, const char *p, size_t n)
 static int watch(struct cgr *c, int list, int interval_ms)
 {
 	char *events = cgr_map_grow(NULL, 0, EVENT_BUF_SIZE);
-	/* The kernel's sigset: raw syscalls, not musl's sigset_t helpers. */
+	/* The kernel's sigset (sys.h), not musl's sigset_t helpers. */
 	uint64_t sigs = 1ULL << (SIGINT - 1) | 1ULL << (SIGTERM - 1);
 	struct pollfd pfd[2];
 	int nfds = 1;
 
 	if (!events)
 		die_err(c->prefix, -ENOMEM);
-	syscall(SYS_rt_sigprocmask, (long)SIG_BLOCK, &sigs, 0L, 8L);
-	pfd[0].fd = (int)syscall(SYS_signalfd4, -1L, &sigs, 8L,
-				 (long)SFD_CLOEXEC);
+	sys_rt_sigprocmask(SIG_BLOCK, &sigs, NULL);
+	pfd[0].fd = sys_signalfd4(-1, &sigs, SFD_CLOEXEC);
 	if (pfd[0].fd < 0)
-		die_err("signalfd", -errno);
+		die_err("signalfd", pfd[0].fd);
 	pfd[0].events = pfd[1].events = POLLIN;
 	/* Mark first, then list: a cgroup made in between is in both, and
 	 * the index drops the second sighting. */
@@ -1292,9 +1216,9 @@ static int watch(struct cgr *c, int list, int interval_ms)
 	if (pfd[1].fd >= 0) {
 		nfds = 2;
 	} else {
-		char ms[20];
+		char ms[FMT_U64_MAX];
 
-		ms[fmt_u64(ms, (uint64_t)interval_ms)] = '\0';
+		ms[fmt_u64_base(ms, (uint64_t)interval_ms, 10)] = '\0';
 		warn_msg("fanotify: ", err_text(pfd[1].fd),
 			 "; rescanning every ", ms,
 			 " ms, short-lived cgroups may be missed");
@@ -1348,11 +1272,6 @@ static void hold_std_fds(void)
 		close(fd);
 }
 
-static _Noreturn void usage_error(const char *first, const char *second)
-{
-	die_msg(EXIT_USAGE, first, second, " (see --help)");
-}
-
 int cgroup_resolve_main(int argc, char **argv)
 {
 	struct cgr cgr, *c = &cgr;
@@ -1365,8 +1284,6 @@ int cgroup_resolve_main(int argc, char **argv)
 	memset(c, 0, offsetof(struct cgr, out));
 	optscan_init(&os, argc, argv, "plwrm:i:");
 	while ((opt = optscan_next(&os)) != -1) {
-		const char *word = argv[os.index - 1];   /* for errors */
-
 		switch (opt) {
 		case 'p': paths = 1; break;
 		case 'l': list = 1; break;
@@ -1374,30 +1291,32 @@ int cgroup_resolve_main(int argc, char **argv)
 		case 'r': c->relative = 1; break;
 		case 'm': mount_dir = os.value; break;
 		case 'i': interval = os.value; break;
-		case ':':
-			usage_error(word, ": missing value");
-		default:   /* '?': perhaps --walk, the one long option */
-			if (strcmp(word, "--walk") != 0)
-				usage_error(word, ": unknown option");
+		default:   /* '?' or ':'; perhaps --walk, the one long option */
+			if (opt == ':' ||
+			    strcmp(argv[os.index - 1], "--walk") != 0)
+				die_optscan(EXIT_USAGE, &os, opt);
 			walk_only = 1;
 		}
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
 					&interval_ms) < 0 ||
 			 interval_ms == 0 || interval_ms > INT_MAX))
-		usage_error(interval, ": -i wants milliseconds > 0");
+		die_usage_arg(EXIT_USAGE, "-i wants milliseconds "
+			      "(1..2147483647), not ", interval);
 	if (paths && (list || watching))
-		usage_error("-p", " does not go with -l or -w");
+		die_usage(EXIT_USAGE, "-p does not go with -l or -w");
 	if (interval && !watching)
-		usage_error("-i", " goes with -w");
+		die_usage(EXIT_USAGE, "-i goes with -w only");
 	if ((list || watching) && os.noperands > 0)
-		usage_error(os.operands[0], ": -l and -w take no operand");
+		die_usage_arg(EXIT_USAGE, "-l and -w take no operands, not ",
+			      os.operands[0]);
 	if (!list && !watching && os.noperands == 0)
-		usage_error("missing ", paths ? "PATH" : "ID");
+		die_usage(EXIT_USAGE, "missing operand: expected ",
+			  paths ? "PATH..." : "ID... or -");
 	for (int i = 0; !paths && os.noperands > 1 && i < os.noperands;
 	     i++)
 		if (strcmp(os.operands[i], "-") == 0)
-			usage_error("-", ": stdin goes alone");
+			die_usage(EXIT_USAGE, "- (IDs on stdin) goes alone");
 
 	c->mount_fd = c->proc_fd = -1;
 	outbuf_init(&c->out, 1);

@@ -194,12 +194,10 @@ int forkless_install(int argc, char **argv)
 		if (c == 's')
 			ic.symlinks = 1;
 		else
-			die_msg(2, "--install: unknown option -",
-				(char[]){ (char)os.bad_option, 0 },
-				" (usage: forkless --install [-s] DIR)");
+			die_optscan(2, &os, c);
 	}
 	if (os.noperands != 1)
-		die_msg(2, "usage: forkless --install [-s] DIR");
+		die_usage(2, "usage: forkless --install [-s] DIR");
 	ic.root = os.operands[0];
 	ic.rootfd = open_root(ic.root);
 	if (ic.rootfd < 0)

@@ -69,6 +69,16 @@ static int list_applets(int full)
 }
 
 /* `forkless ARGS`: --list, --install, --help, or the named applet. */
+
+/* 127, naming the name as messages show inputs (a name from argv may hold
+ * any byte: escaped, cut to SHOWN_MAX). */
+static _Noreturn void not_found(const char *name)
+{
+	char shown[4 * SHOWN_MAX + 4];
+
+	die_msg(127, "applet not found: ",
+		shown_input(shown, sizeof(shown), name, strlen(name)));
+}
 static int forkless_main(int argc, char **argv)
 {
 	const char *arg = argc > 1 ? argv[1] : NULL;
@@ -86,10 +96,8 @@ static int forkless_main(int argc, char **argv)
 			return stdout_status(ret ? ret : list_applets(0));
 		}
 		a = find_applet(argv[2]);
-		if (!a) {
-			warn_msg("applet not found: ", argv[2]);
-			return 127;
-		}
+		if (!a)
+			not_found(argv[2]);
 		return print_usage(a);
 	}
 	if (strcmp(arg, "--list") == 0 || strcmp(arg, "--list-full") == 0)
@@ -101,12 +109,11 @@ static int forkless_main(int argc, char **argv)
 		return forkless_install(argc - 1, argv + 1);
 	}
 	if (arg[0] == '-')
-		die_msg(2, "unknown option: ", arg,
-			" (try forkless --help)");
+		die_usage_arg(2, "unknown option ", arg);
 	a = dispatch_multiplexed(path_basename(arg));
 	if (a)
 		return run_applet(a, argc - 1, argv + 1);
-	die_msg(127, "applet not found: ", arg);
+	not_found(arg);
 }
 
 int main(int argc, char **argv)
@@ -118,5 +125,5 @@ int main(int argc, char **argv)
 		return forkless_main(argc, argv);
 	if (a)
 		return run_applet(a, argc, argv);
-	die_msg(127, "applet not found: ", name);
+	not_found(name);
 }

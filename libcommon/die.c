@@ -1,5 +1,6 @@
 /* die.c - the one message style, "APPLET: message", optionally exiting;
  * and the one usage-error style, "APPLET: message (try APPLET --help)". */
+#include <string.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -22,4 +23,12 @@ _Noreturn void die_usage_strv(int status, const char *const *list)
 	write_line(2, STR_LIST(applet_name, ": "), list,
 		   STR_LIST(" (try ", applet_name, " --help)\n"));
 	_exit(status);
+}
+
+_Noreturn void die_usage_arg(int status, const char *what, const char *arg)
+{
+	char shown[SHOWN_MAX];
+
+	die_usage(status, what, shown_input(shown, sizeof(shown), arg,
+					    strlen(arg)));
 }

@@ -1,19 +1,8 @@
-/* dir_iter.c - the one getdents64 loop (see dirent64.h). */
-#include <errno.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-
+/* dir_iter.c - the one getdents64 loop (see dirent64.h). getdents64 is
+ * sys.h's: libc's getdents() is not in every libc (musl has it as a
+ * _GNU_SOURCE alias, glibc since 2.30). */
 #include "dirent64.h"
-
-/* A raw getdents64 (-errno): until libcommon/sys.h's sys_getdents64 is
- * here to replace it. libc's getdents() is not in every libc (musl has it
- * as a _GNU_SOURCE alias, glibc since 2.30). */
-static long sys_getdents64(int fd, void *buf, size_t cap)
-{
-	long n = syscall(SYS_getdents64, fd, buf, cap);
-
-	return n < 0 ? -errno : n;
-}
+#include "sys.h"
 
 void dir_iter_init(struct dir_iter *it, int fd, void *buf, size_t cap)
 {
@@ -28,6 +17,7 @@ int dir_iter_next(struct dir_iter *it, const struct linux_dirent64 **ent)
 {
 	const struct linux_dirent64 *d;
 
+	*ent = NULL;   /* (for the compiler: a long result cast to int) */
 	if (it->pos >= it->len) {
 		long n = sys_getdents64(it->fd, it->buf, it->cap);
 

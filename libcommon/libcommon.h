@@ -65,6 +65,9 @@ _Noreturn void die_strv(int status, const char *const *list);
  * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
 _Noreturn void die_usage_strv(int status, const char *const *list);
 #define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
+/* die_usage() of what + arg, arg shown as messages show inputs
+ * (shown_input: escaped, cut to SHOWN_MAX): "unknown option ", "-\033". */
+_Noreturn void die_usage_arg(int status, const char *what, const char *arg);
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */
@@ -81,8 +84,6 @@ void outbuf_putc(struct outbuf *ob, char c);
 /* v in base 10, 8 or 16 (fmt_u64_base's digits). */
 void outbuf_put_num(struct outbuf *ob, uint64_t v, unsigned base);
 int outbuf_flush(struct outbuf *ob);
-/* Old name, until the cgroup applet calls outbuf_put_num. */
-#define outbuf_put_u64(ob, v) outbuf_put_num(ob, v, 10)
 
 /* ---- numbers (parse_num.c, fmt_num.c) ---------------------------------- */
 
@@ -98,9 +99,6 @@ int parse_u32(const char *s, uint32_t *out);         /* decimal, whole string */
  * so FMT_U64_MAX bytes hold any base 8, 10 or 16 number). */
 #define FMT_U64_MAX 22
 size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
-/* Old name (decimal), until the mount and cgroup applets call
- * fmt_u64_base. */
-#define fmt_u64(buf, v) fmt_u64_base(buf, v, 10)
 
 /* ---- strings and paths (str.c, relpath.c, escape.c) -------------------- */
 
@@ -137,6 +135,8 @@ size_t escape_octal(char *out, size_t cap, const char *in, size_t len,
  * escaped in pieces. */
 size_t escape_c(char *out, size_t cap, const char *in, size_t len);
 
+/* The bytes an input takes in a message, at most (shown_input's cap). */
+#define SHOWN_MAX 256
 /* An input as a message shows it: escape_octal() without space escaping,
  * cut to fit cap (>= 8) with "..." marking the cut, never inside an
  * escape. Returns out. */
@@ -167,8 +167,6 @@ int check_stream_regular(int fd);
  * count, or -errno; -EFBIG when the file holds cap bytes or more. */
 ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 			     size_t cap, int *fd);
-/* The same, fd not kept. */
-ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
 /* Read a small file to its end (proc files may come in pieces) and close
  * it; -EBADFD for a FIFO or a socket (see check_empty_regular), else as
  * above. */
@@ -203,6 +201,19 @@ void line_stream_init(struct line_stream *lr, int fd, char *buf, size_t cap);
  * non-blocking fd (poll(POLLIN) and call again, nothing is lost);
  * -errno: a read error. */
 int line_stream_next(struct line_stream *lr, struct line_piece *p);
+/* line_stream_next() in its two steps, for a caller that acts before a
+ * read(2) (cgroup-resolve flushes its output when the read would block):
+ * take answers from the buffer alone (1 and *p, 0: end of file, -EAGAIN:
+ * the buffer holds no piece, fill it); fill makes one read(2) (0, or
+ * -errno: -EAGAIN when a non-blocking fd has no data yet). */
+int line_stream_take(struct line_stream *lr, struct line_piece *p);
+int line_stream_fill(struct line_stream *lr);
+
+/* ---- time (clock.c) --------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in milliseconds (one raw clock_gettime): what every
+ * deadline and rate limit is measured in. */
+uint64_t clock_ms(void);
 
 /* ---- user and group ids (passwd.c) ------------------------------------- */
 
@@ -223,10 +234,6 @@ int lookup_id(const char *path, const char *name, size_t len,
  * target uses tiny ones to split lines anywhere). */
 int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 		 char *buf, size_t cap);
-/* The old interface, until its last caller (mountopt.c) moves to
- * lookup_id(): 0, -ENOENT, -EINVAL or -errno, as lookup_id. */
-int lookup_id_in_file(const char *path, const char *name, size_t len,
-		      uint32_t *id);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 
@@ -259,5 +266,10 @@ void optscan_init(struct optscan *os, int argc, char **argv, const char *spec);
 /* Returns the option letter, -1 at the end, '?' for an unknown option,
  * ':' for a missing value (os->bad_option names it). */
 int optscan_next(struct optscan *os);
+/* The usage error (die_usage_arg) for optscan_next's return c, '?' or ':':
+ * "unknown option -x", "unknown option --long" (the whole word), "missing
+ * value for -o". An applet with a long option of its own (--walk, --help)
+ * looks at argv[os->index - 1] first. */
+_Noreturn void die_optscan(int status, const struct optscan *os, int c);
 
 #endif

@@ -37,36 +37,51 @@ static int piece(struct line_stream *lr, struct line_piece *p, size_t n,
 	return 1;
 }
 
+int line_stream_take(struct line_stream *lr, struct line_piece *p)
+{
+	size_t avail = lr->end - lr->start;
+	const char *s = lr->buf + lr->start;
+	const char *nl = avail ? memchr(s, '\n', avail) : NULL;
+
+	if (nl)
+		return piece(lr, p, (size_t)(nl - s), 1, 1);
+	if (avail && lr->eof)
+		return piece(lr, p, avail, 1, 0);   /* no final newline */
+	if (avail == lr->cap)
+		return piece(lr, p, avail, 0, 0);   /* a long line */
+	if (lr->eof)   /* a long last line's end: an empty piece */
+		return lr->mid ? piece(lr, p, 0, 1, 0) : 0;
+	return -EAGAIN;   /* the buffer holds no piece: line_stream_fill() */
+}
+
+int line_stream_fill(struct line_stream *lr)
+{
+	size_t avail = lr->end - lr->start;
+	ssize_t n;
+
+	if (lr->start) {
+		memmove(lr->buf, lr->buf + lr->start, avail);
+		lr->start = 0;
+		lr->end = avail;
+	}
+	do
+		n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;   /* -EAGAIN included: nothing lost */
+	if (n == 0)
+		lr->eof = 1;
+	lr->end += (size_t)n;
+	lr->bytes_read += (uint64_t)n;
+	return 0;
+}
+
 int line_stream_next(struct line_stream *lr, struct line_piece *p)
 {
-	for (;;) {
-		size_t avail = lr->end - lr->start;
-		const char *s = lr->buf + lr->start;
-		const char *nl = avail ? memchr(s, '\n', avail) : NULL;
-		ssize_t n;
+	int r;
 
-		if (nl)
-			return piece(lr, p, (size_t)(nl - s), 1, 1);
-		if (avail && lr->eof)
-			return piece(lr, p, avail, 1, 0);   /* no final newline */
-		if (avail == lr->cap)
-			return piece(lr, p, avail, 0, 0);   /* a long line */
-		if (lr->eof)   /* a long last line's end: an empty piece */
-			return lr->mid ? piece(lr, p, 0, 1, 0) : 0;
-		if (lr->start) {
-			memmove(lr->buf, s, avail);
-			lr->start = 0;
-			lr->end = avail;
-		}
-		n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;   /* -EAGAIN included: nothing lost */
-		}
-		if (n == 0)
-			lr->eof = 1;
-		lr->end += (size_t)n;
-		lr->bytes_read += (uint64_t)n;
-	}
+	while ((r = line_stream_take(lr, p)) == -EAGAIN)
+		if ((r = line_stream_fill(lr)) < 0)
+			return r;
+	return r;
 }

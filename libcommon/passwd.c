@@ -97,16 +97,3 @@ int lookup_id(const char *path, const char *name, size_t len,
 	close(fd);
 	return ret;
 }
-
-/* The old entry point (mountopt.h), until the mount applets call
- * lookup_id and can name the malformed line. */
-int lookup_id_in_file(const char *path, const char *name, size_t len,
-		      uint32_t *id)
-{
-	struct id_lookup res;
-	int ret = lookup_id(path, name, len, &res);
-
-	if (ret == 0)
-		*id = res.id;
-	return ret;
-}

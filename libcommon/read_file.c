@@ -56,16 +56,6 @@ ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
 	return read_fd(*fd, buf, cap, 1);
 }
 
-ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap)
-{
-	int fd;
-	ssize_t ret = read_small_file_keep(dirfd, path, buf, cap, &fd);
-
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap)
 {

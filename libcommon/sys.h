@@ -146,6 +146,62 @@ static inline int sys_statx(int dirfd, const char *path, int flags,
 			      (long)st, 0);
 }
 
+/* clock_gettime without musl's vDSO lookup (~1 KiB); clock_ms() (clock.c)
+ * is its one caller. */
+struct timespec;
+static inline int sys_clock_gettime(int clock, struct timespec *ts)
+{
+	return (int)sys_call4(SYS_clock_gettime, clock, (long)ts, 0, 0);
+}
+
+/* musl's nanosleep adds clock_nanosleep's code. */
+static inline int sys_nanosleep(const struct timespec *req,
+				struct timespec *rem)
+{
+	return (int)sys_call4(SYS_nanosleep, (long)req, (long)rem, 0, 0);
+}
+
+/* The length, not NUL-terminated (musl's readlinkat adds a case for a
+ * zero-length buffer). */
+static inline ssize_t sys_readlinkat(int dirfd, const char *path, char *buf,
+				     size_t len)
+{
+	return sys_call4(SYS_readlinkat, dirfd, (long)path, (long)buf,
+			 (long)len);
+}
+
+/* The length with the NUL (musl's getcwd brings strdup and malloc). */
+static inline long sys_getcwd(char *buf, size_t len)
+{
+	return sys_call4(SYS_getcwd, (long)buf, (long)len, 0, 0);
+}
+
+/* The kernel's struct rlimit64 (musl's getrlimit adds cases). */
+struct sys_rlimit {
+	uint64_t cur, max;
+};
+static inline int sys_prlimit64(int pid, int resource,
+				const struct sys_rlimit *new_limit,
+				struct sys_rlimit *old_limit)
+{
+	return (int)sys_call4(SYS_prlimit64, pid, resource, (long)new_limit,
+			      (long)old_limit);
+}
+
+/* Signal sets as the kernel has them: 64 bits, signal N is bit N-1 (not
+ * musl's 128-byte sigset_t and its helpers). */
+static inline int sys_rt_sigprocmask(int how, const uint64_t *set,
+				     uint64_t *old)
+{
+	return (int)sys_call4(SYS_rt_sigprocmask, how, (long)set, (long)old,
+			      8);
+}
+
+static inline int sys_signalfd4(int fd, const uint64_t *mask, int flags)
+{
+	return (int)sys_call4(SYS_signalfd4, fd, (long)mask, 8, flags);
+}
+
 static inline int sys_close_range(unsigned first, unsigned last,
 				  unsigned flags)
 {

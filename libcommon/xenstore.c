@@ -4,9 +4,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -35,9 +33,12 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 
 /* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
  * The names are one string (a pool), their errnos an array beside it. */
+/* Not EAGAIN (a transaction conflict; forkless makes no transactions):
+ * -EAGAIN is xs_decode's "incomplete", and an "EAGAIN" reply taken for it
+ * would be read on until the deadline. It is -EIO, as unknown names are. */
 #define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
 	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
-	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
+	X(EISCONN) X(E2BIG) X(EPERM)
 #define XS_ERROR_NAME(e) #e "\0"
 #define XS_ERROR_VALUE(e) e,
 static int error_named(const char *s, uint32_t len)
@@ -76,15 +77,6 @@ int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	return h.type == XS_ERROR ? -error_named(*payload, h.len) : 0;
 }
 
-uint64_t xs_clock_ms(void)
-{
-	struct timespec ts = { 0, 0 };
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Read one reply on fd before the deadline into msg (XS_MSG_MAX bytes). */
 static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 		      uint64_t deadline_ms, const char **payload,
@@ -94,7 +86,7 @@ static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		uint64_t now = xs_clock_ms();
+		uint64_t now = clock_ms();
 		int ret;
 		ssize_t r;
 

@@ -211,11 +211,7 @@ lag_watch() {
 	local out=$1 i
 	$CR -m "$M" -w -r >"$out.raw" 2>"$out.err" &
 	WPID=$! CG_KILL_PIDS+=" $WPID"
-	for ((i = 0; i < 200; i++)); do   # ready: marked and walked
-		mkdir "$T/ready" && rmdir "$T/ready"
-		grep -qF "$rel/ready" "$out.raw" && break
-		sleep 0.05
-	done
+	cg_watch_ready "$out.raw"
 	kill -STOP "$WPID"
 	(cd "$T" && eval "$2")
 	mkdir "$T/marker"
@@ -279,11 +275,7 @@ check watch/lag-quiet-stderr "" "$(cat "$CG_WORK"/lag*.err)"
 W=$CG_WORK/deepwatch
 $CR -m "$M" -w -r >"$W" 2>"$W.err" &
 WPID=$! CG_KILL_PIDS+=" $WPID"
-for ((i = 0; i < 200; i++)); do
-	mkdir "$T/ready" && rmdir "$T/ready"
-	grep -qF "$rel/ready" "$W" && break
-	sleep 0.05
-done
+cg_watch_ready "$W"
 deep_id=$(cd "$T" && for i in $(seq 20); do mkdir "$n250" && cd "$n250" || exit; done; stat -c %i .)
 wait_for "$W" "+$deep_id	"
 check watch/deep-create-reported "+$deep_id	$long_rel" "$(grep -F "+$deep_id	" "$W")"

@@ -45,12 +45,12 @@ static void test_fmt(void)
 	char buf[21];
 	size_t n;
 
-	n = fmt_u64(buf, 0);
+	n = fmt_u64_base(buf, 0, 10);
 	buf[n] = 0;
-	UNIT_STREQ("fmt_u64/0", "0", buf);
-	n = fmt_u64(buf, UINT64_MAX);
+	UNIT_STREQ("fmt_u64_base/0", "0", buf);
+	n = fmt_u64_base(buf, UINT64_MAX, 10);
 	buf[n] = 0;
-	UNIT_STREQ("fmt_u64/max", "18446744073709551615", buf);
+	UNIT_STREQ("fmt_u64_base/max", "18446744073709551615", buf);
 
 	char b[FMT_U64_MAX + 1];
 	b[fmt_u64_base(b, 0755, 8)] = 0;
@@ -243,6 +243,26 @@ static void test_line_stream(void)
 	close(pfd[1]);
 	UNIT_CHECK("line_stream/EOF after the writer closes", line_stream_next(&ls, &p) == 0);
 	close(pfd[0]);
+
+	/* take and fill, the two steps: take never reads. */
+	fd = memfile("1\n22\n", 5);
+	line_stream_init(&ls, fd, buf, sizeof(buf));
+	UNIT_CHECK("line_stream/take: nothing buffered, no read",
+		   line_stream_take(&ls, &p) == -EAGAIN && ls.bytes_read == 0);
+	UNIT_CHECK("line_stream/fill: one read", line_stream_fill(&ls) == 0 &&
+		   ls.bytes_read == 4);
+	r = line_stream_take(&ls, &p);
+	UNIT_CHECK("line_stream/take: the first line", r == 1 && p.len == 1 &&
+		   p.data[0] == '1' && p.last);
+	UNIT_CHECK("line_stream/take: a part line waits for fill",
+		   line_stream_take(&ls, &p) == -EAGAIN && ls.bytes_read == 4);
+	UNIT_CHECK("line_stream/fill again", line_stream_fill(&ls) == 0 &&
+		   line_stream_take(&ls, &p) == 1 && p.len == 2 &&
+		   memcmp(p.data, "22", 2) == 0);
+	UNIT_CHECK("line_stream/take: end of file after a fill that reads 0",
+		   line_stream_take(&ls, &p) == -EAGAIN &&
+		   line_stream_fill(&ls) == 0 && line_stream_take(&ls, &p) == 0);
+	close(fd);
 }
 
 static int lookup(const char *file, const char *name, size_t cap, struct id_lookup *res)
@@ -344,9 +364,61 @@ static void test_dir_iter(void)
 	UNIT_CHECK("dir_iter/-errno", dir_iter_next(&it, &d) == -EBADF);
 }
 
+/* Run fn(arg) in a child (applet_name "tst") that dies: its stderr into
+ * out, its wait status returned. */
+static int stderr_of(void (*fn)(const void *), const void *arg, char *out,
+		     size_t cap)
+{
+	int pfd[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd) < 0)
+		abort();
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 2);
+		applet_name = "tst";
+		fn(arg);
+		_exit(9);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], out, cap - 1);
+	out[n < 0 ? 0 : n] = 0;
+	waitpid(pid, &status, 0);
+	close(pfd[0]);
+	return status;
+}
+
+static void usage_q(const void *arg)
+{
+	(void)arg;
+	die_usage(2, "bad option -", "q");
+}
+
+static void msg_enoent(const void *arg)
+{
+	(void)arg;
+	die_msg(3, "cannot read ", "/x", ": ", errno_text(ENOENT));
+}
+
+/* optscan over { "tst", arg } with the spec "ao:", then die_optscan. */
+static void optscan_dies(const void *arg)
+{
+	char *argv[] = { "tst", (char *)arg, NULL };
+	struct optscan os;
+	int c;
+
+	optscan_init(&os, 2, argv, "ao:");
+	while ((c = optscan_next(&os)) == 'a')
+		;
+	if (c == '?' || c == ':')
+		die_optscan(1, &os, c);
+}
+
 static void test_messages(void)
 {
-	int pfd[2];
+	int pfd[2], status;
 	char out[256];
 	ssize_t n;
 
@@ -361,32 +433,26 @@ static void test_messages(void)
 	close(pfd[1]);
 
 	/* The one usage-error style, and the one message style. */
-	for (int usage = 0; usage < 2; usage++) {
-		int status = 0;
-		pid_t pid;
+	status = stderr_of(usage_q, NULL, out, sizeof(out));
+	UNIT_STREQ("die_usage/style", "tst: bad option -q (try tst --help)\n", out);
+	UNIT_CHECK("die_usage/status", WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	status = stderr_of(msg_enoent, NULL, out, sizeof(out));
+	UNIT_STREQ("die_msg/style", "tst: cannot read /x: No such file or directory\n", out);
+	UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
 
-		if (pipe(pfd) < 0)
-			abort();
-		pid = fork();
-		if (pid == 0) {
-			dup2(pfd[1], 2);
-			applet_name = "tst";
-			if (usage)
-				die_usage(2, "bad option -", "q");
-			die_msg(3, "cannot read ", "/x", ": ", errno_text(ENOENT));
-		}
-		close(pfd[1]);
-		n = read(pfd[0], out, sizeof(out) - 1);
-		out[n < 0 ? 0 : n] = 0;
-		waitpid(pid, &status, 0);
-		close(pfd[0]);
-		if (usage) {
-			UNIT_STREQ("die_usage/style", "tst: bad option -q (try tst --help)\n", out);
-			UNIT_CHECK("die_usage/status", WIFEXITED(status) && WEXITSTATUS(status) == 2);
-		} else {
-			UNIT_STREQ("die_msg/style", "tst: cannot read /x: No such file or directory\n", out);
-			UNIT_CHECK("die_msg/status", WIFEXITED(status) && WEXITSTATUS(status) == 3);
-		}
+	/* die_optscan: the usage error for each of optscan's complaints,
+	 * the argument escaped as inputs are (die_usage_arg). */
+	static const struct { const char *arg, *want; } bad[] = {
+		{ "-q", "tst: unknown option -q (try tst --help)\n" },
+		{ "-aq", "tst: unknown option -q (try tst --help)\n" },
+		{ "--long", "tst: unknown option --long (try tst --help)\n" },
+		{ "-\033", "tst: unknown option -\\033 (try tst --help)\n" },
+		{ "-o", "tst: missing value for -o (try tst --help)\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		status = stderr_of(optscan_dies, bad[i].arg, out, sizeof(out));
+		UNIT_STREQ("die_optscan/message", bad[i].want, out);
+		UNIT_CHECK("die_optscan/status", WIFEXITED(status) && WEXITSTATUS(status) == 1);
 	}
 }
 

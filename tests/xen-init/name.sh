@@ -118,7 +118,7 @@ elif command -v strace >/dev/null; then
 	check "xen-init-name/one process (no fork, no exec of xl or python3)" "1 1" \
 		"$pids $(grep -c 'execve(' "$base/strace.log")"
 	# its own: the buffers' mmap to the write, whatever libc started it
-	own=$(sed -n '/^[0-9]* mmap(NULL, 4194308,/,/^[0-9]* write(1,/p' "$base/strace.log" | sed 's/^[0-9]* //; s/(.*//' | tr '\n' ' ')
+	own=$(sed -n '/^[0-9]*  *mmap(NULL, 4194308,/,/^[0-9]*  *write(1,/p' "$base/strace.log" | sed 's/^[0-9]*  *//; s/(.*//' | tr '\n' ' ')
 	check "xen-init-name/its own syscalls" "mmap openat fstat read read close write " \
 		"$(sed 's/newfstatat/fstat/' <<<"$own")"
 	# the whole run, for the default (static musl) build

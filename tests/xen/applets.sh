@@ -37,7 +37,7 @@ check "multiplexer/--help: exit 0, lists applets" "0 1" "$RC $(grep -cx 'xen-ver
 run_capture "$FORKLESS" --help xen-dir
 check "multiplexer/--help APPLET" "0 Usage: xen-dir" "$RC $(head -1 <<<"$OUT")"
 run_capture "$FORKLESS" --bogus
-check "multiplexer/unknown option: exit 2" "2 forkless: unknown option: --bogus (try forkless --help)" "$RC ${ERR%$'\n'}"
+check "multiplexer/unknown option: exit 2" "2 forkless: unknown option --bogus (try forkless --help)" "$RC ${ERR%$'\n'}"
 run_capture "$FORKLESS" no-such-applet x
 check "multiplexer/unknown applet: exit 127" "127 forkless: applet not found: no-such-applet" "$RC ${ERR%$'\n'}"
 run_capture "$FORKLESS" --help no-such-applet
@@ -150,10 +150,16 @@ check "install/missing DIR: created 0755 (like install -d) and filled, exit 0" "
 touch "$base/a-file"
 run_capture "$FORKLESS" --install "$base/a-file/dir"
 check "install/DIR that cannot be created: exit 1 naming it" "1 forkless: $base/a-file/dir: Not a directory" "$RC ${ERR%$'\n'}"
-run_capture "$FORKLESS" --install
-check "install/no DIR: usage, exit 2" "2" "$RC"
-run_capture "$FORKLESS" --install -x "$inst"
-check "install/unknown option: exit 2" "2" "$RC"
+expect "install/no DIR: usage, exit 2" 2 "" "forkless: usage: forkless --install [-s] DIR (try forkless --help)"$'\n' \
+	-- "$FORKLESS" --install
+expect "install/unknown option: exit 2, one usage style" 2 "" "forkless: unknown option -x (try forkless --help)"$'\n' \
+	-- "$FORKLESS" --install -x "$inst"
+expect "multiplexer/applet not found: the name escaped" 127 "" 'forkless: applet not found: nope\012x'$'\n' \
+	-- "$FORKLESS" $'nope\nx'
+expect "multiplexer/--help of no applet: escaped, 127" 127 "" 'forkless: applet not found: a\011b'$'\n' \
+	-- "$FORKLESS" --help $'a\tb'
+expect "multiplexer/unknown option: escaped" 2 "" 'forkless: unknown option --\033[2J (try forkless --help)'$'\n' \
+	-- "$FORKLESS" $'--\e[2J'
 mkdir -p "$base/ro" && touch "$base/ro/usr" 2>/dev/null
 run_capture "$FORKLESS" --install -s "$base/ro"
 check "install/a file where a directory must be: exit 1" "1" "$RC"
