@@ -318,7 +318,7 @@ int xen_init_list_main(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1)
-		die_msg(EXIT_USAGE, "takes no arguments (see --help)");
+		die_usage(EXIT_USAGE, "takes no arguments");
 	ret = xs_open(&c, clock_ms() + XS_LIST_MS);
 	if (ret == -ENODEV)
 		die_msg(EXIT_NO_LIST, "no xenstore: no xenstored on " XS_SOCKET

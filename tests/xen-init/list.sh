@@ -132,7 +132,7 @@ run_capture bash -c "{ sleep 0.3; exec $X; } | true; echo \${PIPESTATUS[0]}"
 check "xen-init-list/a broken pipe: killed by SIGPIPE, no message" "141"$'\n' "$OUT$ERR"
 
 # ---- usage ---------------------------------------------------------------------------
-expect "xen-init-list/an argument" 2 "" "${ERR_PREFIX}takes no arguments (see --help)"$'\n' -- $X all
+expect "xen-init-list/an argument" 2 "" "${ERR_PREFIX}takes no arguments (try xen-init-list --help)"$'\n' -- $X all
 run_capture $X --help
 if [ "$RC" = 0 ] && grep -q '^Usage: xen-init-list$' <<<"$OUT" && grep -q '^Exit status: 0 ' <<<"$OUT"; then
 	pass "xen-init-list/--help: usage and exit codes"
