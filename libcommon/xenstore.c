@@ -4,9 +4,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
@@ -213,7 +211,7 @@ long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 {
 	char msg[XS_MSG_MAX];
 	const char *payload;
-	uint32_t plen;
+	uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
 	size_t n;
 	int ret;
 

@@ -1,7 +1,7 @@
 # lib-fuzz.sh - run a libFuzzer target for a bounded time (sourced after
 # tests/lib.sh by the tests/fuzz/*.sh scripts).
 #
-# fuzz_target NAME CORPUS-DIR SOURCE...: builds SOURCES with clang
+# fuzz_target NAME CORPUS-DIR SOURCE...: builds SOURCES and libcommon with clang
 # -fsanitize=fuzzer,address,undefined (with libcommon's headers and an
 # all-applets autoconf.h), runs it for FUZZ_SECONDS (default 30) from the
 # checked-in corpus (new inputs go to a scratch copy; add interesting ones
@@ -30,9 +30,15 @@ fuzz_target() {
 		Config.in build/gen/Config.applets.in >"$out/symbols" &&
 	  config/gen-autoconf.sh "$out/.config" "$out/symbols" "$out/autoconf.h" ) ||
 		{ fail "fuzz/$name/build" "cannot generate autoconf.h"; return 0; }
+	# All of libcommon is linked (a target lists only its own and the
+	# applets' sources): a hand-kept list broke whenever a helper moved.
+	local srcs=("$@") f
+	for f in "$TOP"/libcommon/*.c; do
+		case " ${srcs[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac
+	done
 	if ! clang -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-I"$TOP/libcommon" -I"$TOP/applets" -I"$out" -o "$out/fuzz" "$@" 2>"$out/build.log"; then
+		-I"$TOP/libcommon" -I"$TOP/applets" -I"$out" -o "$out/fuzz" "${srcs[@]}" 2>"$out/build.log"; then
 		fail "fuzz/$name/build" "does not compile" "$(cat "$out/build.log")"
 		return 0
 	fi

@@ -19,7 +19,7 @@ cp "$EXEC_ARGV" "$root/usr/bin/exec-argv"
 # ---- the multiplexer ------------------------------------------------------
 run_capture "$FORKLESS" --list
 check "multiplexer/--list has the Xen applets" \
-	"xen xen-dir xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version" \
+	"xen xen-dir xen-init-list xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version" \
 	"$(echo "$OUT" | grep '^xen' | tr '\n' ' ' | sed 's/ $//')"
 check "multiplexer/--list is sorted" "$(printf %s "$OUT" | LC_ALL=C sort)" "${OUT%$'\n'}"
 

@@ -1,0 +1,194 @@
+# A stand-in xenstored (a copy of tests/hotplug/xenstored-standin.py, for
+# tests/xen-init/list.sh, with two additions marked "xen-init:"):
+#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty]
+# xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
+# lines, VALUE with Python bytes escapes such as \x00 and \n), and
+# IS_DOMAIN_INTRODUCED answers T for the domids listed in
+# STATEDIR/introduced (one a line; without that file: every domid that has
+# /local/domain/N).
+# Serves the xs_wire.h protocol on the unix socket SOCKET, where
+# libxenstore (Debian's xenstore-read...) and forkless both connect, to
+# any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
+# TRANSACTION_START/END (optimistic: a commit after another writer's is
+# EAGAIN, as xenstored's), GET_PERMS. Relative paths are resolved against
+# /local/domain/0, as xenstored does for dom0's connections.
+# STATEDIR/tree: every node as PATH=VALUE (Python escapes), rewritten
+# after each change; STATEDIR/log: one line per request (conn TYPE tx
+# PATH [VALUE]), for the tests to count connections and requests;
+# STATEDIR/ready once the socket listens. --silent: read requests, never
+# answer (a hung xenstored). --pty: also serve a raw pty, as the kernel's
+# /dev/xen/xenbus would (one stream); its slave's path in STATEDIR/pty.
+import os, selectors, socket, struct, sys, tty
+
+sock_path, statedir = sys.argv[1], sys.argv[2]
+silent = '--silent' in sys.argv[3:]
+use_pty = '--pty' in sys.argv[3:]
+NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
+         7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
+         14: 'IS_DOMAIN_INTRODUCED'}
+tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
+gen = [0]
+txs = {}          # id -> [tree copy, gen at start]
+next_tx = [1]
+log = open(os.path.join(statedir, 'log'), 'a', buffering=1)
+# xen-init: the initial tree
+import codecs
+if os.path.exists(os.path.join(statedir, 'tree.in')):
+    with open(os.path.join(statedir, 'tree.in'), encoding='utf-8') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            k, v = line.split('=', 1)
+            tree[k] = codecs.escape_decode(v.encode('utf-8'))[0]
+            p = k.rsplit('/', 1)[0] or '/'
+            while p not in tree:
+                tree[p] = b''
+                p = p.rsplit('/', 1)[0] or '/'
+
+def save():
+    with open(os.path.join(statedir, 'tree.tmp'), 'w') as f:
+        for k in sorted(tree):
+            f.write('%s=%s\n' % (k, tree[k].decode('utf-8', 'backslashreplace')
+                                 .encode('unicode_escape').decode()))
+    os.rename(os.path.join(statedir, 'tree.tmp'), os.path.join(statedir, 'tree'))
+
+def canon(p):
+    if not p.startswith('/'):
+        p = '/local/domain/0/' + p
+    if len(p) > 1 and p.endswith('/'):
+        p = p[:-1]
+    if '//' in p or p == '':
+        return None
+    return p
+
+def parent(p):
+    return p.rsplit('/', 1)[0] or '/'
+
+def mk(t, p):
+    while p not in t:
+        t[p] = b''
+        p = parent(p)
+
+def handle(conn_id, kind, tx, payload):
+    t = tree
+    if tx:
+        if tx not in txs:
+            return 16, b'ENOENT\0'
+        t = txs[tx][0]
+    if kind == 6:
+        i = next_tx[0]; next_tx[0] += 1
+        txs[i] = [dict(tree), gen[0]]
+        return kind, str(i).encode() + b'\0'
+    if kind == 7:
+        st = txs.pop(tx, None)
+        if st is None:
+            return 16, b'ENOENT\0'
+        if payload.rstrip(b'\0') == b'T':
+            if st[1] != gen[0]:
+                return 16, b'EAGAIN\0'
+            tree.clear(); tree.update(st[0]); gen[0] += 1; save()
+        return kind, b'OK\0'
+    if kind == 14:   # xen-init: IS_DOMAIN_INTRODUCED
+        domid = payload.rstrip(b'\0').decode()
+        f = os.path.join(statedir, 'introduced')
+        if os.path.exists(f):
+            yes = domid in open(f).read().split()
+        else:
+            yes = ('/local/domain/' + domid) in tree
+        return kind, (b'T\0' if yes else b'F\0')
+    if kind == 11:
+        nul = payload.find(b'\0')
+        if nul < 0:
+            return 16, b'EINVAL\0'
+        p, value = canon(payload[:nul].decode()), payload[nul + 1:]
+    else:
+        p, value = canon(payload.rstrip(b'\0').decode()), None
+    if p is None:
+        return 16, b'EINVAL\0'
+    if kind == 2:
+        return (kind, t[p]) if p in t else (16, b'ENOENT\0')
+    if kind == 3:
+        return (kind, b'n0\0') if p in t else (16, b'ENOENT\0')
+    if kind == 1:
+        if p not in t:
+            return 16, b'ENOENT\0'
+        pre = p.rstrip('/') + '/'
+        kids = sorted(k[len(pre):] for k in t if k.startswith(pre) and '/' not in k[len(pre):] and k != pre)
+        return kind, b''.join(k.encode() + b'\0' for k in kids)
+    if kind in (11, 12, 13):
+        if kind == 11:
+            mk(t, parent(p)); t[p] = value
+        elif kind == 12:
+            mk(t, p)
+        else:
+            if p not in t:
+                return (kind, b'OK\0') if parent(p) in t else (16, b'ENOENT\0')
+            for k in [k for k in t if k == p or k.startswith(p + '/')]:
+                del t[k]
+        if not tx:
+            gen[0] += 1; save()
+        return kind, b'OK\0'
+    return 16, b'ENOSYS\0'
+
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    os.unlink(sock_path)
+except FileNotFoundError:
+    pass
+srv.bind(sock_path)
+srv.listen(64)
+save()
+sel = selectors.DefaultSelector()
+sel.register(srv, selectors.EVENT_READ)
+bufs, ids = {}, {}
+nconn = 0
+
+class Pty:   # the master side of a pty, as a socket-like stream
+    def __init__(self):
+        self.master, slave = os.openpty()
+        tty.setraw(slave)
+        self.name = os.ttyname(slave)
+    def fileno(self):
+        return self.master
+    def recv(self, n):
+        return os.read(self.master, n)
+    def sendall(self, data):
+        os.write(self.master, data)
+if use_pty:
+    p = Pty()
+    nconn += 1
+    ids[p] = nconn
+    bufs[p] = b''
+    sel.register(p, selectors.EVENT_READ)
+    with open(os.path.join(statedir, 'pty'), 'w') as f:
+        f.write(p.name)
+open(os.path.join(statedir, 'ready'), 'w').close()
+while True:
+    for key, _ in sel.select():
+        s = key.fileobj
+        if s is srv:
+            c, _ = srv.accept()
+            nconn += 1
+            ids[c] = nconn
+            bufs[c] = b''
+            sel.register(c, selectors.EVENT_READ)
+            log.write('%d CONNECT\n' % nconn)
+            continue
+        data = s.recv(65536)
+        if not data:
+            sel.unregister(s); s.close(); del bufs[s]
+            continue
+        bufs[s] += data
+        while len(bufs[s]) >= 16:
+            kind, req, tx, n = struct.unpack('<4I', bufs[s][:16])
+            if len(bufs[s]) < 16 + n:
+                break
+            payload = bufs[s][16:16 + n]
+            bufs[s] = bufs[s][16 + n:]
+            shown = payload.replace(b'\0', b' ').decode('utf-8', 'replace').strip()
+            log.write('%d %s %d %s\n' % (ids[s], NAMES.get(kind, str(kind)), tx, shown))
+            if silent:
+                continue
+            rkind, reply = handle(ids[s], kind, tx, payload)
+            s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
