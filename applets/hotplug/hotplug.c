@@ -525,8 +525,10 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	str_append(path, sizeof(path), &len, h->name, strlen(h->name));
 	str_append(path, sizeof(path), &len, HP_LIT(".distrib"));
 	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
-	if (h->xs.fd >= 0)
-		xs_close(&h->xs);
+	if (h->xs.fd >= 0) {
+		xs_close(&h->xs);   /* O_CLOEXEC anyway; the script opens its own */
+		h->xs_err = 1;      /* reopened should the exec fail */
+	}
 	argv0 = h->argv[0];
 	h->argv[0] = path;
 	execve(path, h->argv, environ);

@@ -241,6 +241,15 @@ HP_STRACE=$HP/walk-debian.strace hp_call "${BLK_ENV[@]}" -- block add
 info "Debian's block add with 41 disks known: $(hp_procs "$HP/walk-debian.strace") processes (status $RC, $(xs read $BE/hotplug-status))"
 hp_use forkless block
 
+# A hand-over after xenstore was read, without the diverted script: the
+# error still reaches xenstore (the connection is opened again).
+hp_reset; s_vanished; mv /etc/xen/scripts/block.distrib "$HP/block.distrib"
+hp_call "${BLK_ENV[@]}" -- block add
+check "block/no-distrib: hotplug-error" \
+	"1 error cannot run /etc/xen/scripts/block.distrib (params is neither a block device nor a file): No such file or directory" \
+	"$RC $(xs read $BE/hotplug-status) $(xs read $BE/hotplug-error)"
+mv "$HP/block.distrib" /etc/xen/scripts/block.distrib
+
 # A value longer than forkless holds is an error naming it, not a
 # default or a cut value (Debian's script reads any length).
 hp_reset; xs write $BE/mode "$(printf 'w%.0s' $(seq 100))"
