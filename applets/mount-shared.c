@@ -23,7 +23,6 @@
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure or TAG not found (the tags present are listed).
 
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -216,8 +215,9 @@ static int in_virtualbox(void)
  * (/sys/bus/xen/devices/9pfs-N) but not the tag: DIRECTORY device/9pfs,
  * then READ device/9pfs/N/tag, all before one deadline. */
 
-/* A failed xenstore call: 0 when it just means "no Xen 9pfs tags" (not
- * under Xen, no device/9pfs), else reported once and xenstore given up. */
+/* A failed xenstore call: nothing to say when it just means "no Xen 9pfs
+ * tags" (not under Xen, no device/9pfs); out of fds is exit 2; anything
+ * else is reported once, and xenstore is not asked again. */
 static void xen_failed(struct xen_state *xs, long err, const char *dev)
 {
 	if (err == -ENODEV || err == -ENOENT)
@@ -453,8 +453,10 @@ static void put_kind_names(struct outbuf *ob, unsigned kinds)
 	static const uint8_t order[] = {
 		SHARE_9P_VIRTIO, SHARE_VIRTIOFS, SHARE_9P_XEN, SHARE_VBOXSF
 	};
-	unsigned left = (unsigned)__builtin_popcount(kinds);
+	unsigned left = 0;
 
+	for (unsigned k = kinds; k; k &= k - 1)
+		left++;
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		if (!(kinds & KIND(order[i])))
 			continue;

@@ -17,7 +17,6 @@
 #define MS_LAZYTIME (1 << 25)
 #endif
 
-
 /* Word lists are "pools": the words one after another, each ended by a
  * NUL, the list ended by an empty word (BusyBox's index_in_strings()).
  * One string instead of a table of pointers: 1 byte per word, not 8. */
@@ -108,7 +107,8 @@ static const struct mount8_word {
 } mount8_words[] = { MOUNT8_WORDS(M8_ENTRY) };
 _Static_assert((IMPLY_USER | IMPLY_OWNER) < 256, "mount8_word.implies");
 
-/* The mount(8) word opt (len bytes; its name nlen bytes) is, or NULL. */
+/* The row of mount8_words that opt (len bytes; its name, before any
+ * '=', nlen bytes) matches, or NULL. */
 static const struct mount8_word *mount8_word(const char *opt, size_t len,
 					     size_t nlen)
 {
@@ -116,10 +116,10 @@ static const struct mount8_word *mount8_word(const char *opt, size_t len,
 		const struct mount8_word *w = &mount8_words[i];
 		size_t n = strlen(w->word);
 
-		if (w->match == M8_PREFIX ? n <= nlen && memcmp(opt, w->word, n) == 0
-		    : w->match == M8_VALUE ? nlen < len && n == nlen &&
-					     memcmp(opt, w->word, n) == 0
-		    : nlen == len && n == len && memcmp(opt, w->word, n) == 0)
+		if (n > nlen || memcmp(opt, w->word, n) != 0)
+			continue;
+		if (w->match == M8_PREFIX ||
+		    (n == nlen && (w->match == M8_VALUE) == (nlen < len)))
 			return w;
 	}
 	return NULL;
@@ -456,7 +456,7 @@ static int parse_one(struct mopt_ctx *ctx, const char *opt, size_t len)
 		if (i & 1)
 			ctx->flags &= ~flag;
 		else
-			ctx->flags = (ctx->flags & ~(flag & atime_bits ?
+			ctx->flags = (ctx->flags & ~((flag & atime_bits) ?
 				      atime_bits : 0ul)) | flag;
 		return 0;
 	}

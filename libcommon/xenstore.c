@@ -33,24 +33,26 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 	return sizeof(h) + plen + vlen;
 }
 
-/* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO. */
+/* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
+ * The names are one string (a pool), their errnos an array beside it. */
+#define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
+	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
+	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
+#define XS_ERROR_NAME(e) #e "\0"
+#define XS_ERROR_VALUE(e) e,
 static int error_named(const char *s, uint32_t len)
 {
-	static const struct { char name[10]; uint8_t err; } names[] = {
-		{ "EINVAL", EINVAL }, { "EACCES", EACCES }, { "EEXIST", EEXIST },
-		{ "EISDIR", EISDIR }, { "ENOENT", ENOENT }, { "ENOMEM", ENOMEM },
-		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "ENOTEMPTY", ENOTEMPTY },
-		{ "ENOSYS", ENOSYS }, { "EROFS", EROFS }, { "EBUSY", EBUSY },
-		{ "EAGAIN", EAGAIN }, { "EISCONN", EISCONN }, { "E2BIG", E2BIG },
-		{ "EPERM", EPERM },
-	};
-	const char *nul = memchr(s, '\0', len);
-	size_t n = nul ? (size_t)(nul - s) : len;
+	static const char names[] = XS_ERRORS(XS_ERROR_NAME);
+	static const uint8_t values[] = { XS_ERRORS(XS_ERROR_VALUE) };
+	const char *name = names;
 
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (n < sizeof(names[i].name) &&
-		    memcmp(s, names[i].name, n) == 0 && names[i].name[n] == '\0')
-			return names[i].err;
+	if (!memchr(s, '\0', len))
+		return EIO;
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+		if (strcmp(s, name) == 0)
+			return values[i];
+		name += strlen(name) + 1;
+	}
 	return EIO;
 }
 

@@ -5,16 +5,14 @@
 # compares that line. Names are resolved against a test /etc/passwd and
 # /etc/group bind-mounted in a private mount namespace (root only).
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 
 T=$(scratch mountopt)
 trap 'rm -rf "$T"' EXIT
 for a in mount.vboxsf mount.9p mount.virtiofs mount-shared; do
 	ln -s "$FORKLESS" "$T/$a"
 done
-if ! "$FORKLESS" --list | grep -qx mount.vboxsf; then
-	fail mount/options "mount.vboxsf is not built into $FORKLESS"
-	exit 0
-fi
+mount_applets mount/options mount.vboxsf mount.9p mount.virtiofs mount-shared || exit 0
 
 # call NAME APPLET ARGS... EXPECTED-LINE: -f -v output must equal EXPECTED.
 call() {

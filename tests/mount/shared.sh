@@ -13,16 +13,14 @@
 # the message encoding is also covered by tests/unit/test_mountopt.c, the
 # real xenstore by the VM tests.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 
 need_root mount/shared || exit 0
 if ! command -v strace >/dev/null; then
 	skip mount/shared "strace not installed"
 	exit 0
 fi
-if ! "$FORKLESS" --list | grep -qx mount-shared; then
-	fail mount/shared "mount-shared is not built into $FORKLESS"
-	exit 0
-fi
+mount_applets mount/shared mount-shared || exit 0
 T=$(scratch shared)
 trap 'rm -rf "$T"' EXIT
 ln -s "$FORKLESS" "$T/mount-shared"
