@@ -2,12 +2,13 @@
 #
 #   make              build ./forkless from .config (made from
 #                     config/defconfig when absent)
-#   make check        the whole test suite (needs root: chroot, namespaces)
+#   make check        the whole test suite (needs root: chroot, namespaces;
+#                     installs what it needs with apt-get, as make does)
 #   make help         every target
 #
 # Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
 # default build), KCONFIG_CONFIG (default .config), BIN (default forkless),
-# DESTDIR (for install, default /).
+# DESTDIR (for install, default /), LTO (auto, yes or no).
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -31,32 +32,38 @@ DESTDIR ?= /
 # build/gen, serves every O= (Config.in sources it by that path).
 GEN := build/gen
 APPLET_SRCS := $(sort $(wildcard applets/*.c applets/*/*.c))
-LIB_SRCS := $(sort $(wildcard libcommon/*.c))
-OBJS := $(patsubst %.c,$(O)/%.o,$(APPLET_SRCS) $(LIB_SRCS))
+SRCS := $(sort $(wildcard core/*.c)) $(sort $(wildcard libcommon/*.c)) \
+	$(APPLET_SRCS)
+OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS))
 
 WARN := -Wall -Wextra -Werror
-# The ELF entry point (applets/xen-early.c) runs the Xen wrapper's exec
-# path before TLS exists, through helpers in several files: a stack
-# protector canary read there would fault. After CFLAGS, so that a
-# toolchain or user default of -fstack-protector* cannot turn it back on.
+# The ELF entry point (core/entry.c) runs applets' early hooks (the Xen
+# wrapper's exec path) before TLS exists, through helpers in several
+# files: a stack protector canary read there would fault. After CFLAGS, so
+# that a toolchain or user default of -fstack-protector* cannot turn it
+# back on.
 NO_SSP := -fno-stack-protector
 ALL_CFLAGS := -std=c11 $(WARN) -D_GNU_SOURCE -ffunction-sections \
 	-fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
-	-I$(O)/include -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS) \
+	-I$(O)/include -Icore -Ilibcommon -Iapplets -I$(GEN) -MMD -MP $(CFLAGS) \
 	$(NO_SSP)
 # STATIC= and STRIP= make a dynamic, unstripped binary (the ASan/UBSan
 # variant of tests/asan/suite.sh); the default is static and stripped.
 STATIC ?= -static
 STRIP ?= -s
+# common-page-size=64: ld otherwise starts the RW segment on a fresh page
+# whenever it would straddle a page boundary (DATA_SEGMENT_ALIGN saving a
+# page of memory), padding the file by up to 4 KiB at once; the kernel
+# maps it the same either way (offset and address stay congruent).
 ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
-	-Wl,-z,norelro -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
-# On x86_64 the ELF entry point is forkless_start (applets/xen-early.c):
-# the Xen wrapper's exec path runs there before libc initialises.
-# It runs before any self-relocation a static-pie start file would do, so
-# the binary is linked at a fixed address (-no-pie).
-ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-ALL_LDFLAGS += -Wl,-no-pie -Wl,-e,forkless_start
-endif
+	-Wl,-z,norelro -Wl,-z,common-page-size=64 -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
+# Flags that depend on the target (on x86_64: the entry point
+# forkless_start, -no-pie, -fno-pie), decided by config/target-flags.sh
+# once need-tools.sh has installed CC, and read by the recipes.
+TARGET_FLAGS := $(O)/.target-flags
+LTO ?= auto
+TARGET_CFLAGS = $$(sed -n 's/^cflags//p' $(TARGET_FLAGS))
+TARGET_LDFLAGS = $$(sed -n 's/^ldflags//p' $(TARGET_FLAGS))
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
@@ -65,22 +72,28 @@ all: $(BIN)
 
 $(BIN): $(OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TARGET_CFLAGS) $(ALL_LDFLAGS) $(TARGET_LDFLAGS) -o $@ $(OBJS)
 	$(if $(STRIP),$(Q)objcopy $(STRIP_EXTRA) $@)
 
-$(O)/%.o: %.c $(O)/include/autoconf.h Makefile | $(O)/.tools
+$(O)/%.o: %.c $(O)/include/autoconf.h Makefile $(TARGET_FLAGS)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(TARGET_CFLAGS) -c -o $@ $<
 
-$(O)/libcommon/multicall.o: $(GEN)/applet_table.h
+$(O)/core/table.o: $(GEN)/applet_table.h
 
 -include $(OBJS:.o=.d)
 
 # Build tools: installed with apt-get when missing and running as root.
-$(O)/.tools:
-	@config/need-tools.sh $(firstword $(CC))
-	@mkdir -p $(@D) && touch $@
+# (musl-gcc is a wrapper that runs gcc.)
+$(TARGET_FLAGS): config/target-flags.sh $(O)/.lto-$(LTO)
+	@config/need-tools.sh $(firstword $(CC)) \
+		$(if $(filter musl-gcc,$(notdir $(firstword $(CC)))),gcc)
+	@mkdir -p $(@D)
+	$(Q)config/target-flags.sh $(LTO) $(CC) >$@.tmp && mv $@.tmp $@
+# A stamp per LTO value, so that changing it rebuilds with the new flags.
+$(O)/.lto-$(LTO):
+	@mkdir -p $(@D) && rm -f $(O)/.lto-* && touch $@
 $(GEN)/.kconfig-tools:
 	@config/need-tools.sh $(KCONFIG_CONF)
 	@mkdir -p $(@D) && touch $@
@@ -140,7 +153,18 @@ savedefconfig: $(CONFIG_DEPS)
 install: $(BIN)
 	$(abspath $(BIN)) --install -s $(DESTDIR)
 
+# What `make check` needs beyond the build tools, installed as make installs
+# those (config/need-tools.sh): strace (syscall budgets), dash (Debian's
+# scripts run with it), util-linux and mount (mount(8), unshare, setpriv),
+# file, qemu-system-x86 and cpio (real Xen under QEMU; Xen, the kernel and
+# busybox-static are only downloaded, into build/), clang and
+# libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
+# and ASan/UBSan builds).
+TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
+	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev
+
 check: $(BIN)
+	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run
 
 check-vm: $(BIN)

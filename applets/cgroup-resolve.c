@@ -9,6 +9,7 @@
  *   readlinkat(/proc/self/fd, N) + close: 3 syscalls per id. The kernel
  *   path is checked against the mount: an id outside a bind-mounted
  *   subtree or cgroup namespace reads back as "/" or a path outside it.
+ *   A path of a page or more (readlink's limit) is found by the walk.
  * - A walk (no privilege, no /proc, or --walk): getdents64 with a big
  *   buffer, d_ino as the id, d_type to skip the ~20 files of each cgroup.
  *   About 4 syscalls per cgroup and no stat at all; other resolvers stat
@@ -21,8 +22,25 @@
  * child's id comes from name_to_handle_at (a create) or from the event's
  * target FID (a delete; a create has none, as kernfs makes the inode
  * later). A cgroup gone before its create was read is completed by its
- * delete. Where fanotify cannot watch cgroupfs (< 6.6, or no
- * CAP_SYS_ADMIN) it rescans every -i MS and reports the difference.
+ * delete; so are its children, whose deletes came first and named a
+ * parent not yet known (kept as orphans until it is). Where fanotify
+ * cannot watch cgroupfs (< 6.6, or no CAP_SYS_ADMIN) it rescans every
+ * -i MS and reports the difference.
+ *
+ * Call graph:
+ *   cgroup_resolve_main() scans the options, find_mount(), then one mode:
+ *   ID...|-  answer() -> resolve_by_handle() (open_id(), fd_path(); a path
+ *            longer than /proc's readlink gives -> resolve_by_walk()) or
+ *            resolve_by_walk() -> walk() -> walk_tree() -> list_dir();
+ *            `-`: resolve_stdin() -> answer()
+ *   -p       resolve_paths() -> below_root() (-r), open_cgroup2(),
+ *            id_at_mount()
+ *   -l       walk(), list_index()
+ *   -w       watch(): watch_fanotify(), walk(), then per read
+ *            watch_batch() -> watch_event() -> watch_add(),
+ *            watch_remove(), keep_orphan()/adopt_orphans(); or, on
+ *            overflow and without fanotify, rescan() -> cgr_index_diff()
+ *   The index (cgroup-index.c) does no I/O but mmap.
  *
  * Size matters (the whole binary has a budget): the --help text is short
  * (README.md, "cgroup-resolve", explains), and a few raw syscalls stand in for
@@ -46,15 +64,15 @@
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
-//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~10 KiB)"
+//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12 KiB)"
 //config:	default y
 //config:	help
 //config:	  Turn the cgroup ids eBPF tools record into paths (3 syscalls
 //config:	  per id with CAP_DAC_READ_SEARCH, else one stat-free walk of
 //config:	  the tree), paths into ids, list the tree, or watch cgroups
 //config:	  come and go (fanotify, or rescanning on kernels < 6.6).
-//config:	  Costs about 10 KiB of the static binary with the other
-//config:	  applets (12 KiB alone, counting the libc and libcommon parts
+//config:	  Costs about 12 KiB of the static binary with the other
+//config:	  applets (14 KiB alone, counting the libc and libcommon parts
 //config:	  it shares); no malloc: the index grows with mmap.
 
 #include <dirent.h>
@@ -65,14 +83,14 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/fanotify.h>
-#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "dirent64.h"
+#include "sys.h"
 #include "cgroup-resolve.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -80,20 +98,18 @@
 #define WALK_BUF_SIZE (64 * 1024)     /* getdents64: one call per cgroup */
 #define WALK_FDS 128                  /* at most, held down the tree */
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
-#define REWALK_NS 1000000000LL        /* a miss re-walks at most this often */
+#define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
+					 the default fanotify queue */
+#define REWALK_MS 1000                /* a miss re-walks at most this often */
 #define DELETED_SUFFIX " (deleted)"
 #define NOT_AN_ID "not a cgroup id"
+#define LINE_MAX_BYTES 16384          /* stdin, mountinfo: longer is cut */
 /* Where to look without /proc/self/mountinfo, in order: a list of
  * strings rather than a table of pointers (which would need relocating). */
 #define FALLBACK_MOUNTS "/sys/fs/cgroup\0/sys/fs/cgroup/unified\0"
 
 #ifndef FAN_REPORT_TARGET_FID         /* musl 1.2.3's header predates it */
 #define FAN_REPORT_TARGET_FID 0x00001000
-#endif
-#ifdef SYS_mmap2                      /* 32-bit: the offset (0) in pages */
-#define SYS_MMAP SYS_mmap2
-#else
-#define SYS_MMAP SYS_mmap
 #endif
 
 enum { EXIT_RESOLVED = 0, EXIT_UNRESOLVED = 1, EXIT_USAGE = 2 };
@@ -180,248 +196,9 @@ int cgr_path_deleted(const char *path, size_t len)
 	return len >= n && memcmp(path + len - n, DELETED_SUFFIX, n) == 0;
 }
 
-/* ---- the index --------------------------------------------------------- */
-
-/* The index grows with mmap/mremap, not malloc: it is the applet's only
- * big allocation, and leaving malloc out keeps ~10 KiB of allocator out
- * of the static binary. Raw syscalls: musl's wrappers add locking for
- * threads this applet does not have. Returns NULL on failure. */
-static void *grow(void *p, size_t old, size_t new)
-{
-	long q = p ? syscall(SYS_mremap, p, (long)old, (long)new,
-			     (long)MREMAP_MAYMOVE)
-		   : syscall(SYS_MMAP, 0L, (long)new,
-			     (long)(PROT_READ | PROT_WRITE),
-			     (long)(MAP_PRIVATE | MAP_ANONYMOUS), -1L, 0L);
-
-	return q == -1 ? NULL : (void *)q;
-}
-
-static void release(void *p, size_t size)
-{
-	if (p)
-		syscall(SYS_munmap, p, (long)size);
-}
-
-/* Make *cap (bytes mapped at *p) at least need, doubling from first.
- * 0, or -ENOMEM leaving *p alone. */
-static int reserve(void *p, size_t *cap, size_t need, size_t first)
-{
-	void **pp = p, *q;
-	size_t n = *cap ? *cap : first;
-
-	while (n < need)
-		n *= 2;
-	if (n == *cap)
-		return 0;
-	if (!(q = grow(*pp, *cap, n)))
-		return -ENOMEM;
-	*pp = q;
-	*cap = n;
-	return 0;
-}
-
-void cgr_index_init(struct cgr_index *ix)
-{
-	memset(ix, 0, sizeof(*ix));
-}
-
-void cgr_index_free(struct cgr_index *ix)
-{
-	release(ix->nodes, ix->nodes_cap);
-	release(ix->names, ix->names_cap);
-	release(ix->buckets, ix->buckets_cap);
-	cgr_index_init(ix);
-}
-
-/* Empty, keeping the memory (and dropping the hash: its chains would
- * name nodes of the old tree). */
-static void index_clear(struct cgr_index *ix)
-{
-	ix->count = ix->dead = ix->nbuckets = 0;
-	ix->names_len = 0;
-}
-
-uint32_t cgr_index_add(struct cgr_index *ix, uint64_t id, uint32_t parent,
-		       uint32_t after, const char *name, size_t len)
-{
-	struct cgr_node *n;
-
-	if (len > UINT16_MAX || ix->count >= CGR_NONE - 1 ||
-	    ix->names_len + len >= UINT32_MAX ||
-	    reserve(&ix->nodes, &ix->nodes_cap,
-		    (ix->count + 1) * sizeof(*n), 1024 * sizeof(*n)) < 0 ||
-	    reserve(&ix->names, &ix->names_cap, ix->names_len + len + 1,
-		    16384) < 0)
-		return CGR_NONE;
-	n = &ix->nodes[ix->count];
-	n->id = id;
-	n->parent = parent;
-	n->first_child = CGR_NONE;
-	n->next_sibling = CGR_NONE;
-	n->name_off = (uint32_t)ix->names_len;
-	n->name_len = (uint16_t)len;
-	n->dead = 0;
-	memcpy(ix->names + ix->names_len, name, len);
-	ix->names[ix->names_len + len] = '\0';
-	ix->names_len += len + 1;
-	if (parent != CGR_NONE) {
-		uint32_t *link = after == CGR_NONE
-			? &ix->nodes[parent].first_child
-			: &ix->nodes[after].next_sibling;
-
-		n->next_sibling = *link;
-		*link = ix->count;
-	}
-	return ix->count++;
-}
-
-static uint32_t *bucket(const struct cgr_index *ix, uint64_t id)
-{
-	return &ix->buckets[(uint32_t)((id * 0x9e3779b97f4a7c15ULL) >> 32) &
-			    (ix->nbuckets - 1)];
-}
-
-static void hash_put(struct cgr_index *ix, uint32_t node)
-{
-	uint32_t *b = bucket(ix, ix->nodes[node].id);
-
-	ix->nodes[node].hash_next = *b;
-	*b = node;
-}
-
-int cgr_index_hash_all(struct cgr_index *ix)
-{
-	uint32_t n = 1024;
-
-	while (n < ix->count && n < (1u << 31))   /* chains of ~1 node */
-		n *= 2;
-	if (reserve(&ix->buckets, &ix->buckets_cap, (size_t)n * 4, 4096) < 0)
-		return -ENOMEM;
-	ix->nbuckets = n;
-	memset(ix->buckets, 0xff, (size_t)n * 4);  /* all CGR_NONE */
-	for (uint32_t k = 0; k < ix->count; k++)
-		if (!ix->nodes[k].dead)
-			hash_put(ix, k);
-	return 0;
-}
-
-int cgr_index_hash_add(struct cgr_index *ix, uint32_t node)
-{
-	if (ix->count > ix->nbuckets)   /* the rebuild hashes node too */
-		return cgr_index_hash_all(ix);
-	hash_put(ix, node);
-	return 0;
-}
-
-uint32_t cgr_index_find(const struct cgr_index *ix, uint64_t id)
-{
-	uint32_t k = ix->nbuckets ? *bucket(ix, id) : CGR_NONE;
-
-	while (k != CGR_NONE && (ix->nodes[k].id != id || ix->nodes[k].dead))
-		k = ix->nodes[k].hash_next;
-	return k;
-}
-
-void cgr_index_remove(struct cgr_index *ix, uint32_t node)
-{
-	struct cgr_node *n = &ix->nodes[node];
-
-	if (n->dead)
-		return;
-	while (n->first_child != CGR_NONE)
-		cgr_index_remove(ix, n->first_child);
-	if (n->parent != CGR_NONE) {
-		uint32_t *link = &ix->nodes[n->parent].first_child;
-
-		while (*link != CGR_NONE && *link != node)
-			link = &ix->nodes[*link].next_sibling;
-		if (*link == node)
-			*link = n->next_sibling;
-	}
-	n->dead = 1;   /* which drops it from the hash too */
-	ix->dead++;
-}
-
-ssize_t cgr_index_path(const struct cgr_index *ix, uint32_t node, char *buf,
-		       size_t cap)
-{
-	size_t len = 0, pos;
-
-	for (uint32_t k = node; ix->nodes[k].parent != CGR_NONE;
-	     k = ix->nodes[k].parent)
-		len += 1 + ix->nodes[k].name_len;
-	if (len + 1 > cap)
-		return -ENAMETOOLONG;
-	buf[len] = '\0';
-	pos = len;
-	for (uint32_t k = node; ix->nodes[k].parent != CGR_NONE;
-	     k = ix->nodes[k].parent) {
-		pos -= ix->nodes[k].name_len;
-		memcpy(buf + pos, ix->names + ix->nodes[k].name_off,
-		       ix->nodes[k].name_len);
-		buf[--pos] = '/';
-	}
-	return (ssize_t)len;
-}
-
-uint32_t cgr_index_next(const struct cgr_index *ix, uint32_t node)
-{
-	const struct cgr_node *n = &ix->nodes[node];
-
-	if (n->first_child != CGR_NONE)
-		return n->first_child;
-	while (n->next_sibling == CGR_NONE) {
-		if (n->parent == CGR_NONE)
-			return CGR_NONE;
-		n = &ix->nodes[n->parent];
-	}
-	return n->next_sibling;
-}
-
-/* Is node a of ia at the same path as node b of ib? */
-static int same_path(const struct cgr_index *ia, uint32_t a,
-		     const struct cgr_index *ib, uint32_t b)
-{
-	while (ia->nodes[a].parent != CGR_NONE &&
-	       ib->nodes[b].parent != CGR_NONE) {
-		const struct cgr_node *na = &ia->nodes[a], *nb = &ib->nodes[b];
-
-		if (na->name_len != nb->name_len ||
-		    memcmp(ia->names + na->name_off, ib->names + nb->name_off,
-			   na->name_len) != 0)
-			return 0;
-		a = na->parent;
-		b = nb->parent;
-	}
-	return ia->nodes[a].parent == CGR_NONE &&
-	       ib->nodes[b].parent == CGR_NONE;
-}
-
-void cgr_index_diff(const struct cgr_index *old, const struct cgr_index *new,
-		    cgr_emit_fn *emit, void *ctx)
-{
-	/* Every node comes after its parent in the arrays: backwards is
-	 * children first, as cgroups must be removed. */
-	for (uint32_t k = old->count; k-- > 0;) {
-		uint32_t m;
-
-		if (old->nodes[k].dead)
-			continue;
-		m = cgr_index_find(new, old->nodes[k].id);
-		if (m == CGR_NONE || !same_path(old, k, new, m))
-			emit(ctx, '-', old, k);
-	}
-	for (uint32_t k = new->count ? 0 : CGR_NONE; k != CGR_NONE;
-	     k = cgr_index_next(new, k)) {
-		uint32_t m = cgr_index_find(old, new->nodes[k].id);
-
-		if (m == CGR_NONE || !same_path(new, k, old, m))
-			emit(ctx, '+', new, k);
-	}
-}
-
 /* ---- the run's state, output and messages ------------------------------ */
+
+struct orphan;
 
 struct kernfs_fh {                    /* a struct file_handle */
 	unsigned int handle_bytes;
@@ -438,11 +215,16 @@ struct cgr {
 	int use_handles;              /* else the walk */
 	int status;
 	size_t prefix_len;            /* (just "/" when mounted there) */
-	long long walked_at;          /* CLOCK_MONOTONIC ns of the last walk,
+	uint64_t walked_at;           /* clock_ms() of the last walk's end,
 					 0 before the first */
+	unsigned walk_fds;            /* fds the walk may hold, 0: not yet
+					 known (walk_window()) */
 	char *walk_buf;
 	struct cgr_index ix;
 	struct cgr_index spare;       /* -w: the next rescan's */
+	struct orphan *orphans;       /* -w: see keep_orphan() */
+	size_t norphans;
+	uint32_t batch;               /* -w: reads of events so far */
 	struct outbuf out;
 	char prefix[PATH_MAX];        /* the mount's path, no trailing '/' */
 	char path[CGR_PATH_MAX];      /* scratch: a path being printed */
@@ -493,7 +275,7 @@ static void out_line(struct cgr *c, char sign, uint64_t id, const char *rel,
 {
 	if (sign)
 		outbuf_putc(&c->out, sign);
-	outbuf_put_u64(&c->out, id);
+	outbuf_put_num(&c->out, id, 10);
 	outbuf_putc(&c->out, '\t');
 	if (rel)
 		out_path(c, rel, len);
@@ -503,15 +285,14 @@ static void out_line(struct cgr *c, char sign, uint64_t id, const char *rel,
 }
 
 /* A message on stderr after what stdout already holds, so a terminal
- * shows them in order. The input that caused it is escaped. */
+ * shows them in order. The input that caused it is escaped, and a long
+ * one cut with "...". */
 static void complain(struct cgr *c, const char *what, size_t len,
 		     const char *msg)
 {
-	char shown[4 * 256 + 4];
+	char shown[SHOWN_MAX];
 
-	if (len > 256)
-		len = 256;
-	escape_octal(shown, sizeof(shown), what, len, 0);
+	shown_input(shown, sizeof(shown), what, len);
 	outbuf_flush(&c->out);
 	warn_msg(shown, ": ", msg);
 	c->status = EXIT_UNRESOLVED;
@@ -525,84 +306,13 @@ static void out_node(void *ctx, char sign, const struct cgr_index *ix,
 	ssize_t n = cgr_index_path(ix, k, c->path, sizeof(c->path));
 
 	if (n < 0) {
-		char num[20];
+		char num[FMT_U64_MAX];
 
-		complain(c, num, fmt_u64(num, ix->nodes[k].id),
+		complain(c, num, fmt_u64_base(num, ix->nodes[k].id, 10),
 			 errno_text(ENAMETOOLONG));
 		return;
 	}
 	out_line(c, sign, ix->nodes[k].id, c->path, (size_t)n);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* ---- reading lines ----------------------------------------------------- */
-
-struct line_reader {
-	int fd;
-	int eof;
-	int discarding;               /* inside a line longer than buf */
-	size_t start, end;
-	char buf[16384];
-};
-
-static void line_reader_init(struct line_reader *lr, int fd)
-{
-	lr->fd = fd;
-	lr->eof = lr->discarding = 0;
-	lr->start = lr->end = 0;
-}
-
-/* The next line, without its newline: 1, or 2 for the start of a line
- * longer than the buffer (the rest is skipped), 0 at the end, -errno.
- * With flush, what flush holds is written before a read that would
- * block -- never per line. */
-static int next_line(struct line_reader *lr, char **line, size_t *len,
-		     struct outbuf *flush)
-{
-	for (;;) {
-		char *p = lr->buf + lr->start;
-		size_t have = lr->end - lr->start;
-		char *nl = memchr(p, '\n', have);
-		ssize_t n;
-
-		if (nl || lr->eof || have == sizeof(lr->buf)) {
-			int skip = lr->discarding;
-
-			if (!nl && have == 0)
-				return 0;   /* at the end */
-			*line = p;
-			*len = nl ? (size_t)(nl - p) : have;
-			lr->start += *len + (nl != NULL);
-			lr->discarding = !nl && !lr->eof;
-			if (skip)
-				continue;   /* the rest of a long line */
-			return 1 + lr->discarding;
-		}
-		memmove(lr->buf, p, have);
-		lr->start = 0;
-		lr->end = have;
-		if (flush && flush->len) {
-			struct pollfd pfd = { .fd = lr->fd, .events = POLLIN };
-
-			if (poll(&pfd, 1, 0) == 0)
-				outbuf_flush(flush);
-		}
-		n = read(lr->fd, lr->buf + have, sizeof(lr->buf) - have);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (n == 0)
-			lr->eof = 1;
-		if (n > 0)
-			lr->end += (size_t)n;
-	}
 }
 
 /* ---- finding the cgroup2 mount ----------------------------------------- */
@@ -624,40 +334,53 @@ static int open_cgroup2(int dirfd, const char *path, int flags)
 	return fd;
 }
 
-/* The first cgroup2 mount with root "/" in /proc/self/mountinfo. */
+/* An error that says not "no cgroup2 here" but "cannot look": out of
+ * fds or memory. Where the mount is looked for, it is reported (naming
+ * what could not be opened), never taken for a missing mount. */
+static void die_if_cannot_look(const char *what, int err)
+{
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+		die_err(what, err);
+}
+
+/* The first cgroup2 mount with root "/" in /proc/self/mountinfo: its fd,
+ * or -1 (no such mount, or no /proc). */
 static int mount_from_mountinfo(char *dir, size_t cap)
 {
-	int fd = openat(AT_FDCWD, "/proc/self/mountinfo",
-			O_RDONLY | O_CLOEXEC);
-	struct line_reader reader, *lr = &reader;
-	char *line;
-	size_t len;
+	static const char mountinfo[] = "/proc/self/mountinfo";
+	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
+	char buf[LINE_MAX_BYTES];
+	struct line_stream ls;
+	struct line_piece p;
 	int found = -1;
 
-	if (fd < 0)
+	if (fd < 0) {
+		die_if_cannot_look(mountinfo, -errno);
 		return -1;
-	line_reader_init(lr, fd);
-	/* A cut line (2) is harmless: the type follows the mount point. */
-	while (found < 0 && next_line(lr, &line, &len, NULL) > 0)
-		if (cgr_mountinfo_cgroup2(line, len, dir, cap))
+	}
+	line_stream_init(&ls, fd, buf, sizeof(buf));
+	/* Whole lines only: a cut one cannot be told (its type is last). */
+	while (found < 0 && line_stream_next(&ls, &p) > 0)
+		if (p.first && p.last &&
+		    cgr_mountinfo_cgroup2(p.data, p.len, dir, cap)) {
 			found = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
+			die_if_cannot_look(dir, found);
+		}
 	close(fd);
-	return found;
+	return found < 0 ? -1 : found;
 }
 
 /* readlink of /proc/self/fd/FD into c->path, NUL-terminated: the
  * length, or -errno. */
 static ssize_t fd_path(struct cgr *c, int fd)
 {
-	char num[20];
+	char num[FMT_U64_MAX];
 	ssize_t n;
 
-	num[fmt_u64(num, (uint64_t)fd)] = '\0';
-	/* Raw: musl's readlinkat adds a case this call never has. */
-	n = syscall(SYS_readlinkat, (long)c->proc_fd, num, c->path,
-		    (long)sizeof(c->path) - 1);
+	num[fmt_u64_base(num, (uint64_t)fd, 10)] = '\0';
+	n = sys_readlinkat(c->proc_fd, num, c->path, sizeof(c->path) - 1);
 	if (n < 0)
-		return -errno;
+		return n;
 	if ((size_t)n >= sizeof(c->path) - 1)
 		return -ENAMETOOLONG;
 	c->path[n] = '\0';
@@ -669,12 +392,11 @@ static void set_prefix(struct cgr *c, const char *dir)
 	size_t len = 0;
 
 	if (dir[0] != '/') {
-		/* Only without /proc: make -m DIR absolute, as readlink is.
-		 * Raw: musl's getcwd brings strdup and malloc along. */
-		long n = syscall(SYS_getcwd, c->prefix, sizeof(c->prefix) - 1);
+		/* Only without /proc: make -m DIR absolute, as readlink is. */
+		long n = sys_getcwd(c->prefix, sizeof(c->prefix) - 1);
 
 		if (n <= 0 || c->prefix[0] != '/')
-			die_err("getcwd", n < 0 ? -errno : -ENOENT);
+			die_err("getcwd", n < 0 ? (int)n : -ENOENT);
 		len = (size_t)n - 1;   /* n counts the NUL */
 		if (len > 1)
 			c->prefix[len++] = '/';
@@ -702,8 +424,10 @@ static void find_mount(struct cgr *c, const char *dir)
 		c->mount_fd = mount_from_mountinfo(found, sizeof(found));
 		dir = found;
 		for (const char *f = FALLBACK_MOUNTS; c->mount_fd < 0 && *f;
-		     f += strlen(f) + 1)
+		     f += strlen(f) + 1) {
 			c->mount_fd = open_cgroup2(AT_FDCWD, dir = f, O_RDONLY);
+			die_if_cannot_look(f, c->mount_fd);
+		}
 		if (c->mount_fd < 0)
 			die_msg(EXIT_UNRESOLVED, "no cgroup2 mount found "
 				"(use -m DIR)");
@@ -754,6 +478,37 @@ static int id_at(int dirfd, const char *path, int flags, uint64_t *id)
 	return id_at_mount(dirfd, path, flags, id, &mount_id);
 }
 
+/* The id of the cgroup at rel (below the mount, no leading '/'), however
+ * long: a path the kernel would refuse (PATH_MAX) is entered in pieces
+ * that end at a '/'. Costs nothing more below PATH_MAX. */
+static int id_below(struct cgr *c, char *rel, uint64_t *id)
+{
+	int dirfd = c->mount_fd, ret;
+
+	while (strlen(rel) >= PATH_MAX) {
+		char *cut = rel + PATH_MAX - 1;
+		int fd;
+
+		while (cut > rel && *cut != '/')
+			cut--;
+		if (cut == rel)
+			return -ENAMETOOLONG;   /* (no name is that long) */
+		*cut = '\0';
+		fd = openat(dirfd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		*cut = '/';
+		if (dirfd != c->mount_fd)
+			close(dirfd);
+		if (fd < 0)
+			return -errno;
+		dirfd = fd;
+		rel = cut + 1;
+	}
+	ret = id_at(dirfd, rel, 0, id);
+	if (dirfd != c->mount_fd)
+		close(dirfd);
+	return ret;
+}
+
 /* open_by_handle_at of a cgroup id: the id IS the kernfs handle. */
 static int open_id(struct cgr *c, uint64_t id)
 {
@@ -776,6 +531,9 @@ static int probe_handles(struct cgr *c)
 	return 1;
 }
 
+static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
+			   size_t *len);
+
 /* Handle mode: 1 found (the path below the mount at *rel, *len), 0 not a
  * cgroup visible through the mount, -errno on a system error. The three
  * syscalls per id: open_by_handle_at, readlinkat, close. */
@@ -792,6 +550,10 @@ static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 		       errno == ENOTDIR || errno == EINVAL ? 0 : -errno;
 	n = fd_path(c, fd);
 	close(fd);
+	/* /proc's readlink stops at a page: a deeper cgroup is found, with
+	 * the same answer, as the walk finds it. */
+	if (n == -ENAMETOOLONG)
+		return resolve_by_walk(c, id, rel, len);
 	if (n < 0)
 		return (int)n;
 	below = cgr_path_below(c->path, (size_t)n, c->prefix, c->prefix_len);
@@ -808,52 +570,69 @@ static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 
 /* ---- the walk ---------------------------------------------------------- */
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Append the sub-directories of fd as children of node; "." gives the
  * node's own id. 0, or -errno. */
 static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
 {
 	uint32_t last = CGR_NONE;
+	const struct linux_dirent64 *d;
+	struct dir_iter it;
+	int ret;
 
-	for (;;) {
-		long n = syscall(SYS_getdents64, fd, buf, WALK_BUF_SIZE);
-
-		if (n <= 0)
-			/* A directory removed under us reads as empty. */
-			return n == 0 || errno == ENOENT ? 0 : -errno;
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(buf + off);
-			const char *name = d->d_name;
-
-			off += d->d_reclen;
-			/* cgroupfs always fills d_type: a file is never a
-			 * cgroup, and needs no stat to tell. */
-			if (d->d_type != DT_DIR)
-				continue;
-			/* "." (the node's own id) or ".." */
-			if (name[0] == '.' && !name[1 + (name[1] == '.')]) {
-				if (!name[1])
-					ix->nodes[node].id = d->d_ino;
-				continue;
-			}
-			last = cgr_index_add(ix, d->d_ino, node, last, name,
-					     strlen(name));
-			if (last == CGR_NONE)
-				return -ENOMEM;
+	dir_iter_init(&it, fd, buf, WALK_BUF_SIZE);
+	while ((ret = dir_iter_next(&it, &d)) > 0) {
+		/* cgroupfs always fills d_type: a file is never a cgroup, and
+		 * needs no stat to tell. */
+		if (d->d_type != DT_DIR)
+			continue;
+		if (dirent_is_dot(d)) {   /* "." is the node's own id */
+			if (!d->d_name[1])
+				ix->nodes[node].id = d->d_ino;
+			continue;
 		}
+		last = cgr_index_add(ix, d->d_ino, node, last, d->d_name,
+				     strlen(d->d_name));
+		if (last == CGR_NONE)
+			return -ENOMEM;
 	}
+	/* A directory removed under us reads as empty. */
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/* How many directory fds the walk may hold: WALK_FDS, or fewer where
+ * RLIMIT_NOFILE leaves less room (the walk opens one more before it
+ * closes the shallowest). The fds in use -- a parent may leave some open
+ * anywhere -- are counted with one poll() of every fd below the limit
+ * (walk_buf holds the array); a limit above that many fds leaves room.
+ * At least 2: below that the walk's opens fail with EMFILE, and say so. */
+static unsigned walk_window(struct cgr *c)
+{
+	struct sys_rlimit rl;
+	struct pollfd *pfd = (void *)c->walk_buf;
+	uint64_t used = 0, room, n = WALK_BUF_SIZE / sizeof(*pfd);
+
+	if (sys_prlimit64(0, RLIMIT_NOFILE, NULL, &rl) < 0 || rl.cur > n)
+		return WALK_FDS;
+	for (uint64_t fd = 0; fd < rl.cur; fd++)
+		pfd[fd] = (struct pollfd){ .fd = (int)fd };
+	if (poll(pfd, (nfds_t)rl.cur, 0) < 0)
+		return WALK_FDS;
+	for (uint64_t fd = 0; fd < rl.cur; fd++)
+		used += !(pfd[fd].revents & POLLNVAL);
+	room = rl.cur > used + 1 ? rl.cur - used - 1 : 0;
+	return room < 2 ? 2 : room > WALK_FDS ? WALK_FDS : (unsigned)room;
+}
+
+/* The walk's fd slot of level d (UINT_MAX: the mount, level -1). */
+static unsigned slot(unsigned w, unsigned d)
+{
+	return (d + 1) % w;
 }
 
 /* List the tree below the mount into ix (which holds just the root,
- * named "."), pre-order, without recursion. The fds of the last WALK_FDS
- * levels down the current branch stay open; deeper, the shallowest is
+ * named "."), pre-order, without recursion. The fds of the last
+ * c->walk_fds (<= WALK_FDS) levels down the current branch stay open;
+ * deeper, the shallowest is
  * closed, and reopened as ".." of its child on the way back up (which
  * works in a removed directory too). So any depth is walked: ~4 syscalls
  * per cgroup, 2 more per level past the window. Entries that vanish
@@ -861,30 +640,32 @@ static int list_dir(struct cgr_index *ix, int fd, uint32_t node, char *buf)
  * the fds are left open then. */
 static int walk_tree(struct cgr *c, struct cgr_index *ix)
 {
-	/* Level d's fd at [d % WALK_FDS], or -1 once closed (every level
-	 * up to depth was entered, so its slot is set); the root is level
-	 * 0, opened from the mount at level -1. */
+	/* Level d's fd at [slot(w, d)], or -1 once closed (every level up to
+	 * depth was entered, so its slot is set); the root is level 0,
+	 * opened from the mount at level -1 (depth UINT_MAX, slot 0). */
 	int fds[WALK_FDS], fd, ret;
+	unsigned w = c->walk_fds;
 	unsigned depth = UINT_MAX;
 	uint32_t node = CGR_NONE, next;
 
-	fds[WALK_FDS - 1] = c->mount_fd;
+	fds[slot(w, UINT_MAX)] = c->mount_fd;
 	for (uint32_t k = 0;; k = next) {
 		/* Up to k's parent (after the last node: to the root). */
 		while (node != (k == CGR_NONE ? 0 : ix->nodes[k].parent)) {
-			int *up = &fds[(depth - 1) % WALK_FDS];
+			int *up = &fds[slot(w, depth - 1)];
 
-			fd = fds[depth % WALK_FDS];
+			fd = fds[slot(w, depth)];
 			if (*up < 0 && (*up = openat(fd, "..", O_RDONLY |
 						     O_DIRECTORY | O_CLOEXEC)) < 0)
 				return -errno;
 			close(fd);
-			fds[depth-- % WALK_FDS] = -1;
+			fds[slot(w, depth)] = -1;
+			depth--;
 			node = ix->nodes[node].parent;
 		}
 		if (k == CGR_NONE)
 			break;
-		fd = openat(fds[depth % WALK_FDS],
+		fd = openat(fds[slot(w, depth)],
 			    ix->names + ix->nodes[k].name_off,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd < 0) {
@@ -897,17 +678,17 @@ static int walk_tree(struct cgr *c, struct cgr_index *ix)
 				return -errno;      /* its children not */
 			continue;
 		}
-		/* Down into k: out of the window goes depth - WALK_FDS. */
-		if (++depth >= WALK_FDS)
-			close(fds[depth % WALK_FDS]);
-		fds[depth % WALK_FDS] = fd;
+		/* Down into k: out of the window goes depth - w. */
+		if (++depth >= w)
+			close(fds[slot(w, depth)]);
+		fds[slot(w, depth)] = fd;
 		node = k;
 		ret = list_dir(ix, fd, node, c->walk_buf);
 		if (ret < 0)
 			return ret;
 		next = cgr_index_next(ix, k);
 	}
-	close(fds[0]);
+	close(fds[slot(w, 0)]);
 	return 0;
 }
 
@@ -917,15 +698,17 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 	int ret = -ENOMEM;
 
 	if (!c->walk_buf)
-		c->walk_buf = grow(NULL, 0, WALK_BUF_SIZE);
-	index_clear(ix);
+		c->walk_buf = cgr_map_grow(NULL, 0, WALK_BUF_SIZE);
+	if (!c->walk_fds && c->walk_buf)
+		c->walk_fds = walk_window(c);
+	cgr_index_clear(ix);
 	if (c->walk_buf &&
 	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, ".", 1) != CGR_NONE &&
 	    (ret = walk_tree(c, ix)) >= 0)
 		ret = cgr_index_hash_all(ix);
 	if (ret < 0)
 		die_err(c->prefix, ret);
-	c->walked_at = now_ns();
+	c->walked_at = clock_ms();
 }
 
 /* Walk mode: as resolve_by_handle. A miss re-walks the tree, but at most
@@ -937,7 +720,7 @@ static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
 	ssize_t n;
 
 	if (k == CGR_NONE &&
-	    (!c->walked_at || now_ns() - c->walked_at >= REWALK_NS)) {
+	    (!c->walked_at || clock_ms() - c->walked_at >= REWALK_MS)) {
 		walk(c, &c->ix);
 		k = cgr_index_find(&c->ix, id);
 	}
@@ -986,28 +769,97 @@ static int blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\r';
 }
 
+/* A parent may hand over a non-blocking pipe: wait for it as a blocking
+ * read would, output flushed first (a coprocess is waiting for it). */
+static void wait_readable(struct cgr *c, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	outbuf_flush(&c->out);
+	if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		die_err("stdin", -errno);
+}
+
+/* Does fd have data (or an end) to read now? */
+static int readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
 static void resolve_stdin(struct cgr *c)
 {
-	struct line_reader reader, *lr = &reader;
-	char *line;
-	size_t len;
+	char buf[LINE_MAX_BYTES];
+	struct line_stream ls;
+	struct line_piece p;
 	int ret;
 
-	line_reader_init(lr, 0);
-	while ((ret = next_line(lr, &line, &len, &c->out)) > 0) {
-		while (len > 0 && blank(line[0])) {
-			line++;
-			len--;
+	line_stream_init(&ls, 0, buf, sizeof(buf));
+	/* Until the end, or until stdout fails (the final flush says why). */
+	while (!c->out.error && (ret = line_stream_take(&ls, &p)) != 0) {
+		if (ret == -EAGAIN) {   /* a read is due */
+			/* What stdout holds is written before a read that
+			 * would block -- never per line. */
+			if (c->out.len && !readable(0))
+				outbuf_flush(&c->out);
+			ret = line_stream_fill(&ls);
+			if (ret == -EAGAIN)
+				wait_readable(c, 0);
+			else if (ret < 0)
+				die_err("stdin", ret);
+			continue;
 		}
-		while (len > 0 && blank(line[len - 1]))
-			len--;
-		if (ret == 2)   /* too long to be an id */
-			complain(c, line, len, NOT_AN_ID);
-		else if (len > 0)
-			answer(c, line, len, 1);
+		if (!p.first)   /* the rest of a line too long to be an id */
+			continue;
+		while (p.len > 0 && blank(p.data[0])) {
+			p.data++;
+			p.len--;
+		}
+		while (p.len > 0 && blank(p.data[p.len - 1]))
+			p.len--;
+		if (!p.last)   /* too long to be an id */
+			complain(c, p.data, p.len, NOT_AN_ID);
+		else if (p.len > 0)
+			answer(c, p.data, p.len, 1);
 	}
-	if (ret < 0)
-		die_err("stdin", ret);
+}
+
+/* A -r PATH as /proc/PID/cgroup shows it, made relative to the mount:
+ * empty and "." components dropped, ".." taken lexically (cgroupfs has
+ * no symlinks), into buf ("." for the root). 0, -EXDEV for a ".." above
+ * the root (out of the chosen directory or mount), -ENAMETOOLONG. */
+static int below_root(const char *p, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	while (*p) {
+		const char *end = p;
+		size_t n;
+
+		while (*end && *end != '/')
+			end++;
+		n = (size_t)(end - p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (len == 0)
+				return -EXDEV;
+			while (len > 0 && buf[--len] != '/')
+				;
+		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
+			if (len + 1 + n + 1 > cap)
+				return -ENAMETOOLONG;
+			if (len > 0)
+				buf[len++] = '/';
+			memcpy(buf + len, p, n);
+			len += n;
+		}
+		p = *end ? end + 1 : end;
+	}
+	if (len == 0)
+		buf[len++] = '.';
+	buf[len] = '\0';
+	return 0;
 }
 
 /* -p: with -m (or -r), a PATH must be on that very mount; else on any
@@ -1015,26 +867,26 @@ static void resolve_stdin(struct cgr *c)
 static void resolve_paths(struct cgr *c, char **paths, int n)
 {
 	static const char not_on[] = "not on the cgroup2 mount ";
-	int on_mount;
+	int on_mount = c->mount_id;
 	uint64_t id;
 
 	for (int i = 0; i < n; i++) {
 		const char *p = paths[i];
-		int dirfd = AT_FDCWD, fd, ret;
+		int dirfd = AT_FDCWD, fd, ret = 0;
 
 		if (c->relative) {   /* as in /proc/PID/cgroup */
 			dirfd = c->mount_fd;
-			while (*p == '/')
-				p++;
-			if (!*p)
-				p = ".";
+			ret = below_root(p, c->path, sizeof(c->path));
+			p = c->path;
 		}
-		fd = ret = open_cgroup2(dirfd, p, O_PATH);
+		/* -EXDEV from below_root: out of the mount, said so below */
+		fd = ret = ret < 0 ? ret : open_cgroup2(dirfd, p, O_PATH);
 		if (fd >= 0) {
 			ret = id_at_mount(fd, "", AT_EMPTY_PATH, &id, &on_mount);
 			close(fd);
 		}
-		if (ret >= 0 && c->mount_fd >= 0 && on_mount != c->mount_id) {
+		if ((ret >= 0 && c->mount_fd >= 0 && on_mount != c->mount_id) ||
+		    (ret == -EXDEV && c->relative)) {
 			/* "...mount DIR", DIR escaped as paths are */
 			memcpy(c->path, not_on, sizeof(not_on) - 1);
 			escape_octal(c->path + sizeof(not_on) - 1,
@@ -1047,7 +899,7 @@ static void resolve_paths(struct cgr *c, char **paths, int n)
 			complain(c, paths[i], strlen(paths[i]), err_text(ret));
 			continue;
 		}
-		outbuf_put_u64(&c->out, id);
+		outbuf_put_num(&c->out, id, 10);
 		outbuf_putc(&c->out, '\n');
 	}
 }
@@ -1103,25 +955,64 @@ static uint32_t watch_add(struct cgr *c, uint64_t id, uint32_t up,
 	return k;
 }
 
-/* A create or delete of a directory (or both: the kernel merges them):
- * the parent by handle and the child by name; a delete also gives the
- * child's handle, a create does not (kernfs makes the inode later). */
-static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m)
+/* Say node k and what the index holds below it are gone (children
+ * first, as they were removed), and drop them. */
+static void watch_remove(struct cgr *c, uint32_t k)
 {
-	const char *p = (const char *)(m + 1), *name = NULL;
-	const char *end = (const char *)m + m->event_len;
-	uint64_t parent_id = 0, child_id = 0, id;
-	int have_child = 0;
-	uint32_t k, up;
-	size_t len;
-	ssize_t n;
+	while (c->ix.nodes[k].first_child != CGR_NONE)
+		watch_remove(c, c->ix.nodes[k].first_child);
+	out_node(c, '-', &c->ix, k);
+	cgr_index_remove(&c->ix, k);
+}
 
-	if (m->mask & FAN_Q_OVERFLOW) {
-		rescan(c);   /* events were lost: the tree says what is */
-		return;
-	}
-	if (!(m->mask & FAN_ONDIR))
-		return;
+/* An event copied out of the read buffer, aligned (events are only
+ * 4-byte aligned there, the metadata needs 8). */
+union fan_event {
+	struct fanotify_event_metadata m;
+	char bytes[1024];
+};
+
+/* What watch_event needs of an event: the parent (by handle: its id) and
+ * the child's name from the DFID_NAME record; the child's id from the FID
+ * record, which only a delete has (kernfs makes the inode after the
+ * create event). */
+struct watch_ev {
+	uint32_t mask;
+	int have_child;
+	uint64_t parent_id, child_id;
+	const char *name;          /* NULL: not a directory event we know */
+	size_t len;
+};
+
+/* Copy the event at p (n bytes left) into ev: its length, or 0 at the
+ * end of the buffer. *usable: the copy is whole and of our version. */
+static uint32_t copy_event(union fan_event *ev, const char *p, size_t n,
+			   int *usable)
+{
+	uint32_t len;
+
+	if (n < FAN_EVENT_METADATA_LEN)
+		return 0;
+	memcpy(&ev->m, p, FAN_EVENT_METADATA_LEN);
+	len = ev->m.event_len;
+	if (len < FAN_EVENT_METADATA_LEN || len > n)
+		return 0;
+	*usable = len <= sizeof(*ev) &&
+		  ev->m.vers == FANOTIFY_METADATA_VERSION;
+	if (*usable)
+		memcpy(ev, p, len);
+	return len;
+}
+
+static void parse_event(const struct fanotify_event_metadata *m,
+			struct watch_ev *e)
+{
+	const char *p = (const char *)(m + 1);
+	const char *end = (const char *)m + m->event_len;
+	uint64_t id;
+
+	memset(e, 0, sizeof(*e));
+	e->mask = (uint32_t)m->mask;
 	while (end - p >= (ptrdiff_t)sizeof(struct fanotify_event_info_fid)) {
 		const struct fanotify_event_info_fid *f = (const void *)p;
 		const struct kernfs_fh *fh = (const void *)f->handle;
@@ -1130,57 +1021,194 @@ static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m)
 			break;
 		if (fh_get_id(fh, &id) == 0) {
 			if (f->hdr.info_type == FAN_EVENT_INFO_TYPE_DFID_NAME) {
-				parent_id = id;
-				name = (const char *)fh->f_handle +
-				       fh->handle_bytes;
+				const char *name = (const char *)fh->f_handle +
+						   fh->handle_bytes;
+				const char *nul = memchr(name, '\0',
+						(size_t)(p + f->hdr.len - name));
+
+				e->parent_id = id;
+				e->name = nul ? name : NULL;
+				e->len = nul ? (size_t)(nul - name) : 0;
 			} else if (f->hdr.info_type == FAN_EVENT_INFO_TYPE_FID) {
-				child_id = id;
-				have_child = 1;
+				e->child_id = id;
+				e->have_child = 1;
 			}
 		}
 		p += f->hdr.len;
 	}
-	if (!name)
+	if (!(e->mask & FAN_ONDIR))
+		e->name = NULL;
+}
+
+/* Does a delete of parent/name follow in the rest of the buffer? Then a
+ * create of that name is the cgroup that delete removes, and the id the
+ * name has now belongs to a later cgroup of the same name: the delete
+ * completes the first, that later one's own create adds it. */
+static int deleted_later(const char *p, size_t n, const struct watch_ev *e)
+{
+	union fan_event ev;
+	struct watch_ev d;
+	uint32_t len;
+	int usable;
+
+	for (; (len = copy_event(&ev, p, n, &usable)) > 0; p += len, n -= len) {
+		if (!usable || !(ev.m.mask & FAN_DELETE))
+			continue;
+		parse_event(&ev.m, &d);
+		if (d.name && d.have_child && d.parent_id == e->parent_id &&
+		    d.len == e->len && memcmp(d.name, e->name, e->len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A delete whose parent the index lacks: the parent may be a cgroup that
+ * was already gone when its create was read (its own delete follows), or
+ * one outside the mount's subtree (never). Kept until the queue has been
+ * drained after the batch that brought it. */
+struct orphan {
+	uint64_t parent_id;        /* 0 once adopted (no cgroup has id 0) */
+	uint64_t id;
+	uint32_t batch;
+	uint16_t len;
+	char name[NAME_MAX + 1];
+};
+
+static void keep_orphan(struct cgr *c, const struct watch_ev *e)
+{
+	struct orphan *o;
+
+	/* Mapped once, touched as used: the pages cost only when filled. */
+	if (!c->orphans)
+		c->orphans = cgr_map_grow(NULL, 0, MAX_ORPHANS * sizeof(*o));
+	if (!c->orphans || c->norphans == MAX_ORPHANS || e->len > NAME_MAX)
+		return;   /* (past that many, their lines are lost) */
+	o = &c->orphans[c->norphans++];
+	o->parent_id = e->parent_id;
+	o->id = e->child_id;
+	o->batch = c->batch;
+	o->len = (uint16_t)e->len;
+	memcpy(o->name, e->name, e->len);
+}
+
+/* Node k has just been added: add (and say so, parents first) the
+ * removed cgroups whose deletes named it as their parent before it was
+ * known, and theirs in turn. */
+static void adopt_orphans(struct cgr *c, uint32_t k)
+{
+	uint64_t id = c->ix.nodes[k].id;
+
+	for (size_t i = 0; i < c->norphans; i++) {
+		struct orphan *o = &c->orphans[i];
+
+		if (o->parent_id != id)
+			continue;
+		o->parent_id = 0;
+		adopt_orphans(c, watch_add(c, o->id, k, o->name, o->len));
+	}
+}
+
+/* Forget the orphans of batches before this one (all = 1: every one). */
+static void drop_orphans(struct cgr *c, int all)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < c->norphans; i++)
+		if (!all && c->orphans[i].parent_id &&
+		    c->orphans[i].batch == c->batch)
+			c->orphans[kept++] = c->orphans[i];
+	c->norphans = kept;
+}
+
+/* A create or delete of a directory (or both: the kernel merges them).
+ * rest (n bytes): the events after it in the buffer. */
+static void watch_event(struct cgr *c, const struct fanotify_event_metadata *m,
+			const char *rest, size_t n)
+{
+	struct watch_ev e;
+	uint32_t k, up;
+	uint64_t id;
+	ssize_t plen;
+
+	if (m->mask & FAN_Q_OVERFLOW) {
+		drop_orphans(c, 1);
+		rescan(c);   /* events were lost: the tree says what is */
 		return;
-	len = strlen(name);
-	up = cgr_index_find(&c->ix, parent_id);   /* CGR_NONE: outside */
-	if ((m->mask & FAN_CREATE) && up != CGR_NONE &&
-	    (n = cgr_index_path(&c->ix, up, c->path, sizeof(c->path))) >= 0 &&
-	    (size_t)n + 1 + len < sizeof(c->path)) {
-		c->path[n] = '/';
-		memcpy(c->path + n + 1, name, len + 1);
+	}
+	parse_event(m, &e);
+	if (!e.name)
+		return;
+	up = cgr_index_find(&c->ix, e.parent_id);   /* CGR_NONE: outside */
+	/* A create, unless its delete is known to follow. */
+	if ((e.mask & FAN_CREATE) && up != CGR_NONE &&
+	    !((e.mask & FAN_DELETE) && e.have_child) &&
+	    (plen = cgr_index_path(&c->ix, up, c->path, sizeof(c->path))) >= 0 &&
+	    (size_t)plen + 1 + e.len < sizeof(c->path) &&
+	    !deleted_later(rest, n, &e)) {
+		c->path[plen] = '/';
+		memcpy(c->path + plen + 1, e.name, e.len);
+		c->path[plen + 1 + e.len] = '\0';
 		/* Gone already: its delete event completes it. Known
 		 * already: the walk saw it. */
-		if (id_at(c->mount_fd, c->path + 1, 0, &id) == 0 &&
+		if (id_below(c, c->path + 1, &id) == 0 &&
 		    cgr_index_find(&c->ix, id) == CGR_NONE)
-			watch_add(c, id, up, name, len);
+			watch_add(c, id, up, e.name, e.len);
 	}
-	if (!(m->mask & FAN_DELETE) || !have_child)
+	if (!(e.mask & FAN_DELETE) || !e.have_child)
 		return;
-	k = cgr_index_find(&c->ix, child_id);
-	if (k == CGR_NONE && up != CGR_NONE)   /* created and removed */
-		k = watch_add(c, child_id, up, name, len);   /* unseen */
-	if (k != CGR_NONE) {
-		out_node(c, '-', &c->ix, k);
-		cgr_index_remove(&c->ix, k);
+	k = cgr_index_find(&c->ix, e.child_id);
+	if (k == CGR_NONE && up == CGR_NONE) {
+		keep_orphan(c, &e);   /* its parent may come yet */
+		return;
 	}
+	if (k == CGR_NONE) {   /* created and removed, unseen */
+		/* The name held by another cgroup in the index: a later one
+		 * of that name, found by a create event read after this
+		 * delete happened. Its own create event, after this one,
+		 * adds it again: dropped here without a word, so that the
+		 * lines for that path keep the kernel's order. */
+		uint32_t later = cgr_index_child(&c->ix, up, e.name, e.len);
+
+		if (later != CGR_NONE)
+			cgr_index_remove(&c->ix, later);
+		k = watch_add(c, e.child_id, up, e.name, e.len);
+		adopt_orphans(c, k);
+	}
+	watch_remove(c, k);
+}
+
+/* One read's worth of events. */
+static void watch_batch(struct cgr *c, const char *p, size_t n)
+{
+	union fan_event ev;
+	size_t got = n;
+	uint32_t len;
+	int usable;
+
+	c->batch++;
+	for (; (len = copy_event(&ev, p, n, &usable)) > 0; p += len, n -= len)
+		if (usable)
+			watch_event(c, &ev.m, p + len, n - len);
+	/* A read with room for another event drained the queue: every
+	 * parent an orphan of an earlier batch could have is known now. */
+	if (got + sizeof(ev) <= EVENT_BUF_SIZE)
+		drop_orphans(c, 0);
 }
 
 static int watch(struct cgr *c, int list, int interval_ms)
 {
-	char *events = grow(NULL, 0, EVENT_BUF_SIZE);
-	/* The kernel's sigset: raw syscalls, not musl's sigset_t helpers. */
+	char *events = cgr_map_grow(NULL, 0, EVENT_BUF_SIZE);
+	/* The kernel's sigset (sys.h), not musl's sigset_t helpers. */
 	uint64_t sigs = 1ULL << (SIGINT - 1) | 1ULL << (SIGTERM - 1);
 	struct pollfd pfd[2];
 	int nfds = 1;
 
 	if (!events)
 		die_err(c->prefix, -ENOMEM);
-	syscall(SYS_rt_sigprocmask, (long)SIG_BLOCK, &sigs, 0L, 8L);
-	pfd[0].fd = (int)syscall(SYS_signalfd4, -1L, &sigs, 8L,
-				 (long)SFD_CLOEXEC);
+	sys_rt_sigprocmask(SIG_BLOCK, &sigs, NULL);
+	pfd[0].fd = sys_signalfd4(-1, &sigs, SFD_CLOEXEC);
 	if (pfd[0].fd < 0)
-		die_err("signalfd", -errno);
+		die_err("signalfd", pfd[0].fd);
 	pfd[0].events = pfd[1].events = POLLIN;
 	/* Mark first, then list: a cgroup made in between is in both, and
 	 * the index drops the second sighting. */
@@ -1188,9 +1216,9 @@ static int watch(struct cgr *c, int list, int interval_ms)
 	if (pfd[1].fd >= 0) {
 		nfds = 2;
 	} else {
-		char ms[20];
+		char ms[FMT_U64_MAX];
 
-		ms[fmt_u64(ms, (uint64_t)interval_ms)] = '\0';
+		ms[fmt_u64_base(ms, (uint64_t)interval_ms, 10)] = '\0';
 		warn_msg("fanotify: ", err_text(pfd[1].fd),
 			 "; rescanning every ", ms,
 			 " ms, short-lived cgroups may be missed");
@@ -1214,32 +1242,11 @@ static int watch(struct cgr *c, int list, int interval_ms)
 			return EXIT_RESOLVED;   /* SIGINT or SIGTERM */
 		if (nfds == 2 && pfd[1].revents) {
 			ssize_t n = read(pfd[1].fd, events, EVENT_BUF_SIZE);
-			const char *p = events;
 
 			if (n < 0 && errno != EINTR && errno != EAGAIN)
 				die_err("fanotify", -errno);
-			/* Events are only 4-byte aligned in the buffer (the
-			 * info records' padding), the metadata needs 8: each
-			 * event is copied out before it is looked at. */
-			while (n >= (ssize_t)FAN_EVENT_METADATA_LEN) {
-				union {
-					struct fanotify_event_metadata m;
-					char bytes[1024];
-				} ev;
-				uint32_t len;
-
-				memcpy(&ev.m, p, FAN_EVENT_METADATA_LEN);
-				len = ev.m.event_len;
-				if (len < FAN_EVENT_METADATA_LEN || len > (size_t)n)
-					break;
-				if (len <= sizeof(ev) &&
-				    ev.m.vers == FANOTIFY_METADATA_VERSION) {
-					memcpy(&ev, p, len);
-					watch_event(c, &ev.m);
-				}
-				p += len;
-				n -= (ssize_t)len;
-			}
+			if (n > 0)
+				watch_batch(c, events, (size_t)n);
 			/* Removed cgroups stay in the arrays: compact now
 			 * and then by walking afresh (reports nothing when
 			 * the index is right). */
@@ -1251,69 +1258,76 @@ static int watch(struct cgr *c, int list, int interval_ms)
 
 /* ---- main -------------------------------------------------------------- */
 
-static _Noreturn void usage_error(const char *first, const char *second)
+/* fds 0-2 closed by the parent would be taken by the first opens (the
+ * mount read as "stdin"): each closed one is held by an O_PATH fd of "/",
+ * on which read and write fail with EBADF, as on the closed fd. An open
+ * takes the lowest free fd: open until one lands above 2, close that. */
+static void hold_std_fds(void)
 {
-	die_msg(EXIT_USAGE, first, second, " (see --help)");
+	int fd;
+
+	while ((fd = openat(AT_FDCWD, "/", O_PATH | O_CLOEXEC)) >= 0 && fd < 3)
+		;
+	if (fd > 2)
+		close(fd);
 }
 
 int cgroup_resolve_main(int argc, char **argv)
 {
-	static const char spec[] = "plwrm:i:";
-	enum { P = 1, L = 2, W = 4, R = 8 };   /* bit n: letter n of spec */
 	struct cgr cgr, *c = &cgr;
 	struct optscan os;
 	const char *mount_dir = NULL, *interval = NULL;
 	uint64_t interval_ms = 1000;
-	unsigned opts = 0;
-	int walk_only = 0, opt;
+	int paths = 0, list = 0, watching = 0, walk_only = 0, opt;
 
+	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
-	optscan_init(&os, argc, argv, spec);
+	optscan_init(&os, argc, argv, "plwrm:i:");
 	while ((opt = optscan_next(&os)) != -1) {
-		const char *word = argv[os.index - 1];   /* for errors */
-
-		if (opt == ':')
-			usage_error(word, ": missing value");
-		if (opt == '?') {   /* perhaps --walk, the one long option */
-			if (strcmp(word, "--walk") != 0)
-				usage_error(word, ": unknown option");
+		switch (opt) {
+		case 'p': paths = 1; break;
+		case 'l': list = 1; break;
+		case 'w': watching = 1; break;
+		case 'r': c->relative = 1; break;
+		case 'm': mount_dir = os.value; break;
+		case 'i': interval = os.value; break;
+		default:   /* '?' or ':'; perhaps --walk, the one long option */
+			if (opt == ':' ||
+			    strcmp(argv[os.index - 1], "--walk") != 0)
+				die_optscan(EXIT_USAGE, &os, opt);
 			walk_only = 1;
-			continue;
 		}
-		opts |= 1u << (strchr(spec, opt) - spec);
-		if (opt == 'm')
-			mount_dir = os.value;
-		if (opt == 'i')
-			interval = os.value;
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
 					&interval_ms) < 0 ||
 			 interval_ms == 0 || interval_ms > INT_MAX))
-		usage_error(interval, ": -i wants milliseconds > 0");
-	if ((opts & P) && (opts & (L | W)))
-		usage_error("-p", " does not go with -l or -w");
-	if (interval && !(opts & W))
-		usage_error("-i", " goes with -w");
-	if ((opts & (L | W)) && os.noperands > 0)
-		usage_error(os.operands[0], ": -l and -w take no operand");
-	if (!(opts & (L | W)) && os.noperands == 0)
-		usage_error("missing ", opts & P ? "PATH" : "ID");
-	for (int i = 0; !(opts & P) && os.noperands > 1 && i < os.noperands;
+		die_usage_arg(EXIT_USAGE, "-i wants milliseconds "
+			      "(1..2147483647), not ", interval);
+	if (paths && (list || watching))
+		die_usage(EXIT_USAGE, "-p does not go with -l or -w");
+	if (interval && !watching)
+		die_usage(EXIT_USAGE, "-i goes with -w only");
+	if ((list || watching) && os.noperands > 0)
+		die_usage_arg(EXIT_USAGE, "-l and -w take no operands, not ",
+			      os.operands[0]);
+	if (!list && !watching && os.noperands == 0)
+		die_usage(EXIT_USAGE, "missing operand: expected ",
+			  paths ? "PATH..." : "ID... or -");
+	for (int i = 0; !paths && os.noperands > 1 && i < os.noperands;
 	     i++)
 		if (strcmp(os.operands[i], "-") == 0)
-			usage_error("-", ": stdin goes alone");
+			die_usage(EXIT_USAGE, "- (IDs on stdin) goes alone");
 
-	c->relative = opts & R;
 	c->mount_fd = c->proc_fd = -1;
 	outbuf_init(&c->out, 1);
 	/* -p: PATHs below the mount with -r, on it with -m */
-	if (!(opts & P) || c->relative || mount_dir)
+	if (!paths || c->relative || mount_dir)
 		find_mount(c, mount_dir);
-	if (opts & P) {
+	if (paths) {
 		resolve_paths(c, os.operands, os.noperands);
-	} else if (opts & W) {
-		c->status = watch(c, opts & L, (int)interval_ms);
-	} else if (opts & L) {
+	} else if (watching) {
+		c->status = watch(c, list, (int)interval_ms);
+	} else if (list) {
 		walk(c, &c->ix);
 		list_index(c, 0);
 	} else {

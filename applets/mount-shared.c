@@ -27,11 +27,12 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dirent64.h"
 #include "mount.h"
+#include "sys.h"
 #include "xenstore.h"
 
 #define SHARE_TAG_MAX 256
@@ -66,28 +67,19 @@ static void die_if_resource(long err, const char *what, const char *name)
 			errno_text((int)-err));
 }
 
-/* struct linux_dirent64, which getdents64 fills (not the libc's dirent:
- * its layout is the libc's business). */
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Call fn(dirfd, name, ctx) for each entry of dir not starting with '.',
- * until one returns non-zero. getdents64 into a stack buffer: opendir()
- * would pull musl's malloc in (8 KiB) for this one loop. A directory that
- * does not exist has no entries; any other error exits 2.
- * TODO after the merge: libcommon's getdents64 iterator replaces this. */
+ * until one returns non-zero (libcommon's dir_iter: no opendir, whose
+ * malloc would cost 8 KiB). A directory that does not exist has no
+ * entries; any other error exits 2. */
 typedef int dir_entry_fn(int dirfd, const char *name, void *ctx);
 
 static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
 {
 	union { uint64_t align; char buf[4096]; } u;
 	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
+	const struct linux_dirent64 *d;
+	struct dir_iter it;
+	int ret = 0, r;
 
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -95,27 +87,13 @@ static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
 		die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
 			errno_text(errno));
 	}
-	while (!ret) {
-		long n = syscall(SYS_getdents64, fd, u.buf, sizeof(u.buf));
-
-		if (n < 0)
+	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
+	while (!ret && (r = dir_iter_next(&it, &d)) != 0) {
+		if (r < 0)
 			die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
-				errno_text(errno));
-		if (n == 0)
-			break;
-		for (long off = 0; off < n && !ret;) {
-			const char *rec = u.buf + off;
-			const char *name = rec + offsetof(struct linux_dirent64,
-							  d_name);
-			unsigned short reclen;
-
-			memcpy(&reclen, rec + offsetof(struct linux_dirent64,
-						       d_reclen),
-			       sizeof(reclen));
-			if (name[0] != '.')
-				ret = fn(fd, name, ctx);
-			off += reclen;
-		}
+				errno_text(-r));
+		if (d->d_name[0] != '.')
+			ret = fn(fd, d->d_name, ctx);
 	}
 	close(fd);
 	return ret;
@@ -236,7 +214,7 @@ static int xen_9pfs_tags(struct xen_state *xs, share_fn *fn, void *ctx)
 {
 	char list[XS_PAYLOAD_MAX + 1], tag[XS_PAYLOAD_MAX + 1];
 	struct xs_request rq = { XS_DIRECTORY, 0, "device/9pfs", NULL, 0 };
-	uint64_t deadline = xs_clock_ms() + XS_REPLY_MS;
+	uint64_t deadline = clock_ms() + XS_REPLY_MS;
 	const char *dev;
 	long llen, tlen;
 	int ret = 0;
@@ -424,9 +402,9 @@ static unsigned wanted_kinds(const struct helper *h, const char *type)
 		return all & KIND(SHARE_VIRTIOFS);
 	if (strcmp(type, "vboxsf") == 0)
 		return all & KIND(SHARE_VBOXSF);
-	die_msg(EXIT_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
-		strlen(type)), ": not a type mount-shared handles (9p, "
-		"virtiofs, vboxsf, as configured in)");
+	die_usage(EXIT_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
+		  strlen(type)), ": not a type mount-shared handles (9p, "
+		  "virtiofs, vboxsf, as configured in)");
 }
 
 /* The lines for shares no walk lists: virtio-fs devices without a
@@ -438,7 +416,7 @@ static void put_unlisted(unsigned kinds, struct outbuf *ob)
 
 	if (untagged) {
 		outbuf_puts(ob, "?\tvirtiofs\tvirtiofs:");
-		outbuf_put_u64(ob, (uint64_t)untagged);
+		outbuf_put_num(ob, (uint64_t)untagged, 10);
 		outbuf_puts(ob, " device(s), tags not shown by this kernel "
 			    "(< 6.9)\n");
 	}
@@ -466,13 +444,12 @@ static void put_kind_names(struct outbuf *ob, unsigned kinds)
 	}
 }
 
-/* Sleep ms (< 1000), as a raw nanosleep (musl's adds clock_nanosleep's
- * code). */
+/* Sleep ms (< 1000), with sys.h's nanosleep. */
 static void sleep_ms(uint64_t ms)
 {
 	struct timespec ts = { 0, (long)ms * 1000000L };
 
-	while (syscall(SYS_nanosleep, &ts, &ts) < 0 && errno == EINTR)
+	while (sys_nanosleep(&ts, &ts) == -EINTR)
 		;
 }
 
@@ -503,14 +480,14 @@ int mount_shared_main(int argc, char **argv)
 			mount_common_option(&h, &os, c);
 	}
 	if (wait && (parse_u64(wait, &wait_s) < 0 || wait_s > 86400))
-		mount_usage_error("-w wants a number of seconds (0..86400), "
-				  "not ", wait);
+		die_usage_arg(EXIT_USAGE, "-w wants a number of seconds "
+			      "(0..86400), not ", wait);
 	if (h.ns)
 		mount_enter_ns(h.ns);
 	kinds = wanted_kinds(&h, type);
 	if (list) {
 		if (os.noperands != 0)
-			mount_usage_error("-l takes no operands", "");
+			die_usage(EXIT_USAGE, "-l takes no operands");
 		memset(&f, 0, sizeof(f));
 		f.list = &ob;
 		outbuf_init(&ob, 1);
@@ -527,7 +504,7 @@ int mount_shared_main(int argc, char **argv)
 	 * folders (the guest device is enumerated before userspace runs, so
 	 * it is looked for once) and virtio-fs devices whose tags the kernel
 	 * does not show (before 6.9; tried again when another appears). */
-	deadline = xs_clock_ms() + wait_s * 1000;
+	deadline = clock_ms() + wait_s * 1000;
 	for (;;) {
 		int untagged;
 		uint64_t now;
@@ -550,7 +527,7 @@ int mount_shared_main(int argc, char **argv)
 		if (vbox < 0)
 			vbox = ENABLE_MOUNT_VBOXSF &&
 			       kinds & KIND(SHARE_VBOXSF) && in_virtualbox();
-		now = xs_clock_ms();
+		now = clock_ms();
 		if (vbox || now >= deadline)
 			break;
 		sleep_ms(deadline - now < 100 ? deadline - now : 100);
@@ -575,7 +552,7 @@ int mount_shared_main(int argc, char **argv)
 	outbuf_puts(&ob, "' found");
 	if (wait_s) {
 		outbuf_puts(&ob, " after waiting ");
-		outbuf_put_u64(&ob, wait_s);
+		outbuf_put_num(&ob, wait_s, 10);
 		outbuf_puts(&ob, " s");
 	}
 	/* f.count, seen: the tags the last (complete) walk saw */
@@ -590,7 +567,7 @@ int mount_shared_main(int argc, char **argv)
 		outbuf_put(&ob, seen.buf, seen.len);
 		if (seen.more) {
 			outbuf_puts(&ob, "... and ");
-			outbuf_put_u64(&ob, seen.more);
+			outbuf_put_num(&ob, seen.more, 10);
 			outbuf_puts(&ob, " more (mount-shared -l lists them)\n");
 		}
 		put_unlisted(kinds, &ob);

@@ -124,6 +124,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "applet.h"   /* find_applet: the -h usage text */
 #include "mount.h"
 
 #define P9_VIRTIO_MSIZE "512000"   /* PAGE_SIZE * (VIRTQUEUE_NUM - 3) */
@@ -150,16 +151,27 @@ static _Noreturn void die_option(const struct mopt_ctx *ctx)
 	char buf[SHOWN_MAX], extra[256];
 
 	if (ctx->error == MOPT_TOO_LONG) {
-		buf[fmt_u64(buf, ctx->err_len)] = '\0';
+		buf[fmt_u64_base(buf, ctx->err_len, 10)] = '\0';
 		die_msg(EXIT_USAGE, "mount options too long: the ", ctx->fs->type,
 			" mount data would be ", buf, " bytes, the kernel takes "
 			"at most 4095 (nothing is ever cut)");
 	}
 	shown_input(buf, sizeof(buf), ctx->err_opt, ctx->err_len);
 	if (ctx->error == MOPT_UNKNOWN)
-		die_msg(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
-			"' (see --help; -s drops unknown options)");
-	if (ctx->error == MOPT_LOOKUP_FAILED)   /* a system error */
+		die_usage(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
+			  "'; -s drops unknown options");
+	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file &&
+	    ctx->err_errno == EINVAL) {   /* read, but wrong: a system error */
+		extra[fmt_u64_base(extra, ctx->err_line, 10)] = '\0';
+		die_msg(EXIT_SYSTEM, "option '", buf, "': ", ctx->err_file,
+			" line ", extra, ": malformed id (not a number up to "
+			"4294967294)");
+	}
+	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file)
+		die_msg(EXIT_SYSTEM, "option '", buf, "': cannot read ",
+			ctx->err_file, ": ", ctx->err_errno == EBADFD ?
+			"not a regular file" : errno_text(ctx->err_errno));
+	if (ctx->error == MOPT_LOOKUP_FAILED)   /* another resolver's */
 		die_msg(EXIT_SYSTEM, "option '", buf, "': ",
 			mopt_reason_text(ctx->error), ": ",
 			errno_text(ctx->err_errno));
@@ -174,22 +186,10 @@ void mount_check_output(int ret)
 		_exit(EXIT_SYSTEM);
 }
 
-_Noreturn void mount_usage_error(const char *what, const char *arg)
-{
-	char buf[SHOWN_MAX];
-
-	die_msg(EXIT_USAGE, what, shown_input(buf, sizeof(buf), arg,
-		strlen(arg)), " (try ", applet_name, " --help)");
-}
-
 /* ---- the command line -------------------------------------------------- */
 
 void mount_common_option(struct helper *h, const struct optscan *os, int c)
 {
-	/* The argument the scanner stopped at (optscan leaves the slot). */
-	const char *word = os->argv[os->index - 1];
-	char letter[2] = { (char)os->bad_option, '\0' };
-
 	switch (c) {
 	case 's': h->sloppy = 1; return;
 	case 'f': h->fake = 1; return;
@@ -199,18 +199,13 @@ void mount_common_option(struct helper *h, const struct optscan *os, int c)
 	case 'N': h->ns = os->value; return;
 	case 'o':
 		if (h->nopts == MAX_OPTS)
-			mount_usage_error("too many -o options", "");
+			die_usage(EXIT_USAGE, "too many -o options");
 		h->opts[h->nopts++] = os->value;
 		return;
 	case ':':
-		mount_usage_error("missing value for -", letter);
 	case '?':
-		if (word[0] == '-' && word[1] == '-') {   /* a long option */
-			if (strcmp(word, "--help") != 0)
-				mount_usage_error("unknown option ", word);
-			break;
-		}
-		mount_usage_error("unknown option -", letter);
+		if (strcmp(os->argv[os->index - 1], "--help") != 0)
+			die_optscan(EXIT_USAGE, os, c);
 	}
 	/* -h, --help */
 	const struct applet *a = find_applet(applet_name);
@@ -224,9 +219,8 @@ void mount_take_operands(struct helper *h, int n, char **argv,
 			 const char *source_name)
 {
 	if (n != 2)
-		die_msg(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
-			"operands", ": expected ", source_name, " DIR (try ",
-			applet_name, " --help)");
+		die_usage(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
+			  "operands", ": expected ", source_name, " DIR");
 	h->source = argv[1];
 	h->target = argv[2];
 }

@@ -22,9 +22,6 @@ enum {
 #define IS_9P(fs) (ENABLE_MOUNT_9P && (fs) == &mopt_fs_9p)
 #define IS_VIRTIOFS(fs) (ENABLE_MOUNT_VIRTIOFS && (fs) == &mopt_fs_virtiofs)
 
-/* An input as messages show it (shown_input): at most this many bytes. */
-#define SHOWN_MAX 256
-
 struct helper {
 	const struct mopt_fs *fs;
 	const char *source, *target, *ns;
@@ -46,7 +43,6 @@ void mount_common_option(struct helper *h, const struct optscan *os, int c);
  * operand: expected TAG DIR (try ...)". */
 void mount_take_operands(struct helper *h, int n, char **argv,
 			 const char *source_name);
-_Noreturn void mount_usage_error(const char *what, const char *arg);
 /* -N NS: a path or a pid. Exits 2 when it cannot be entered. */
 void mount_enter_ns(const char *ns);
 /* Exit 2 when ret (a write result to stdout) is an error. */

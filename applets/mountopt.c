@@ -518,25 +518,17 @@ void mopt_default(struct mopt_ctx *ctx, const char *name, const char *value)
 }
 
 /* v in base 10, 16 (0x...) or 8 (with a leading 0 unless 0, as shown by
- * the drivers' show_options) into buf; returns the length. */
-static size_t fmt_num(char *buf, uint32_t v, unsigned base)
+ * the drivers' show_options) into buf (FMT_U64_MAX bytes); returns the
+ * length. */
+static size_t fmt_num(char *buf, uint64_t v, unsigned base)
 {
-	char tmp[16];
-	size_t n = 0, len = 0;
+	size_t len = 0;
 
-	if (base == 10)
-		return fmt_u64(buf, v);
-	if (base == 16 || v != 0)
+	if (base == 16 || (base == 8 && v != 0))
 		buf[len++] = '0';
 	if (base == 16)
 		buf[len++] = 'x';
-	do {
-		tmp[n++] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v);
-	while (n)
-		buf[len++] = tmp[--n];
-	return len;
+	return len + fmt_u64_base(buf + len, v, base);
 }
 
 static const char *slot_text(const struct mopt_slot *s, char *buf,
@@ -641,7 +633,6 @@ size_t mopt_flags_text(unsigned long flags, char *out, size_t cap)
 	const char *name = ms_names;
 	const char *sep = "";
 	size_t len = 0;
-	char hex[24];
 
 	if (cap)
 		out[0] = '\0';
@@ -657,19 +648,11 @@ size_t mopt_flags_text(unsigned long flags, char *out, size_t cap)
 	}
 	if (flags || !len) {
 		/* bits without a name, in hex; no flags at all: "0" */
-		size_t n = sizeof(hex) - 1;
+		char hex[FMT_U64_MAX];
 
-		hex[n] = '\0';
-		do {
-			hex[--n] = "0123456789abcdef"[flags & 15];
-			flags >>= 4;
-		} while (flags);
-		if (hex[n] != '0') {
-			hex[--n] = 'x';
-			hex[--n] = '0';
-		}
+		hex[fmt_num(hex, flags, flags ? 16 : 10)] = '\0';
 		append(out, cap, &len, sep);
-		append(out, cap, &len, hex + n);
+		append(out, cap, &len, hex);
 	}
 	return len;
 }
@@ -744,9 +727,16 @@ const char *mopt_reason_text(enum mopt_reason r)
 int mopt_resolve_passwd(struct mopt_ctx *ctx, int is_group, const char *name,
 			size_t len, uint32_t *id)
 {
-	(void)ctx;
-	return lookup_id_in_file(is_group ? "/etc/group" : "/etc/passwd", name,
-				 len, id);
+	const char *file = is_group ? "/etc/group" : "/etc/passwd";
+	struct id_lookup res;
+	int ret = lookup_id(file, name, len, &res);
+
+	*id = res.id;
+	if (ret < 0 && ret != -ENOENT) {
+		ctx->err_file = file;
+		ctx->err_line = res.line;
+	}
+	return ret;
 }
 
 int mopt_vbox_driver_sysfs(struct mopt_ctx *ctx)

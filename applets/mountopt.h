@@ -133,6 +133,10 @@ struct mopt_ctx {
 	const char *err_opt;
 	size_t err_len;
 	int err_errno;
+	/* MOPT_LOOKUP_FAILED by mopt_resolve_passwd: the file, and for a
+	 * malformed id (err_errno EINVAL) its line, from 1 */
+	const char *err_file;
+	unsigned long err_line;
 };
 
 void mopt_init(struct mopt_ctx *ctx, const struct mopt_fs *fs);
@@ -159,7 +163,8 @@ size_t mopt_flags_text(unsigned long flags, char *out, size_t cap);
  * when there is nothing to add. */
 void mopt_accepted_text(const struct mopt_ctx *ctx, char *out, size_t cap);
 
-/* The default resolver: /etc/passwd, /etc/group. */
+/* The default resolver: /etc/passwd, /etc/group (libcommon's lookup_id);
+ * on an error other than -ENOENT it sets ctx->err_file and err_line. */
 int mopt_resolve_passwd(struct mopt_ctx *ctx, int is_group, const char *name,
 			size_t len, uint32_t *id);
 /* The default driver probe: 1 when /sys/module/vboxsf/version exists

@@ -15,7 +15,7 @@
  * with a shell error; tests/xen/diff-debian.sh runs both and
  * README.md ("Differences from Debian's scripts") lists every exception.
  */
-//applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH
+//applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH,FALLBACK early=xen_utils_wrapper_early links=XEN_WRAPPED_TOOLS
 //usage:Usage: TOOL [ARGS...]   (TOOL is any name linked to xen-utils-wrapper)
 //usage:
 //usage:Run /usr/lib/xen-MAJOR.MINOR/bin/TOOL with ARGS, where MAJOR.MINOR is
@@ -40,7 +40,7 @@
 //usage:
 //usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs,
 //usage:127 the directory does not exist.
-//applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH
+//applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH early=xen_early
 //usage:Usage: xen [XL-ARGS...]
 //usage:
 //usage:Run xl, as Debian's /usr/sbin/xen script does, but without looking
@@ -112,7 +112,6 @@
 //config:endmenu
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <fcntl.h>
@@ -161,7 +160,46 @@ int xen_parse_version_value(const char *buf, size_t len, size_t *start,
 	return 0;
 }
 
-int xen_read_version(struct xen_version *xv)
+void xen_fds_init(struct xen_fds *f)
+{
+	f->n = 0;
+}
+
+void xen_fds_close(struct xen_fds *f)
+{
+	while (f->n)
+		close(f->fd[--f->n]);
+}
+
+/* One sysfs file into buf: the byte count or -errno, -EBADFD when it is
+ * not a regular file. The fd is held in f (the exec path saves the close:
+ * O_CLOEXEC does it; the others exit right after); when an open runs out
+ * of fds (RLIMIT_NOFILE), the held ones are closed and the open retried,
+ * so a low limit never blames a good file. */
+static ssize_t read_sysfs(struct xen_fds *f, const char *path, char *buf,
+			  size_t cap)
+{
+	int fd;
+	ssize_t n = read_small_file_keep(AT_FDCWD, path, buf, cap, &fd);
+
+	if ((n == -EMFILE || n == -ENFILE) && f->n) {
+		xen_fds_close(f);
+		n = read_small_file_keep(AT_FDCWD, path, buf, cap, &fd);
+	}
+	if (fd < 0)
+		return n;
+	/* Nothing, or EAGAIN, is what a FIFO gives with O_NONBLOCK: only
+	 * then is the file type worth a syscall. */
+	if (n == -EAGAIN || (n == 0 && check_empty_regular(fd) < 0))
+		n = -EBADFD;
+	if (f->n < ARRAY_SIZE(f->fd))
+		f->fd[f->n++] = fd;
+	else
+		close(fd);
+	return n;
+}
+
+int xen_read_version(struct xen_version *xv, struct xen_fds *f)
 {
 	static const char *const files[2] = { SYSFS_MAJOR, SYSFS_MINOR };
 	size_t len = 0;
@@ -169,8 +207,7 @@ int xen_read_version(struct xen_version *xv)
 	xv->str[0] = '\0';
 	for (int i = 0; i < 2; i++) {
 		char buf[XEN_VERSION_FILE_MAX];
-		ssize_t n = read_small_file(AT_FDCWD, files[i], buf,
-					    sizeof(buf));
+		ssize_t n = read_sysfs(f, files[i], buf, sizeof(buf));
 		size_t start, digits;
 
 		xv->bad_file = files[i];
@@ -196,10 +233,10 @@ int xen_read_version(struct xen_version *xv)
 	return 0;
 }
 
-void xen_read_type(struct xen_type *xt)
+void xen_read_type(struct xen_type *xt, struct xen_fds *f)
 {
 	char buf[XEN_TYPE_FILE_MAX];
-	ssize_t n = read_small_file(AT_FDCWD, SYSFS_TYPE, buf, sizeof(buf));
+	ssize_t n = read_sysfs(f, SYSFS_TYPE, buf, sizeof(buf));
 
 	xt->err = n < 0 ? (int)-n : 0;
 	xt->len = 0;
@@ -209,29 +246,36 @@ void xen_read_type(struct xen_type *xt)
 					      sizeof(xt->value));
 }
 
-/* The first line of buf as `read var` (no -r, default IFS) stores it:
- * backslash quotes the next byte, backslash-newline joins lines,
- * leading and trailing blanks (space, tab, newline) are dropped. */
+/* The first line of buf as `read var` (dash, no -r, default IFS) stores
+ * it: NUL bytes are dropped (dash reads byte by byte and skips them),
+ * backslash quotes the next byte, backslash-newline joins lines, leading
+ * and trailing blanks (space, tab, newline) are dropped. */
 size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 			   size_t cap)
 {
 	size_t o = 0, keep = 0;   /* keep: length up to the last quoted or
 				     non-blank byte */
+	int quoted = 0;           /* the last byte was an unquoted backslash */
 
 	for (size_t i = 0; i < len && o + 1 < cap; i++) {
 		char c = buf[i];
 
-		if (c == '\\' && i + 1 < len) {
-			if (buf[++i] == '\n')
+		if (c == '\0')
+			continue;
+		if (quoted) {
+			quoted = 0;
+			if (c == '\n')
 				continue;          /* line continuation */
-			out[o++] = buf[i];
+			out[o++] = c;
 			keep = o;
+			continue;
+		}
+		if (c == '\\') {
+			quoted = 1;                /* a trailing one is dropped */
 			continue;
 		}
 		if (c == '\n')
 			break;
-		if (c == '\\')
-			continue;                  /* trailing backslash */
 		if (o == 0 && (c == ' ' || c == '\t'))
 			continue;                  /* leading blanks */
 		out[o++] = c;
@@ -245,24 +289,27 @@ size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 /* ---- diagnostics (the scripts' slow path) ------------------------------ */
 
 /* The scripts print `echo "ERROR: " "$@" >&2`: note the two spaces. */
-#define xen_error(status, ...) xen_error_list(status, __VA_ARGS__, STR_LIST_END)
-static _Noreturn void xen_error_list(int status, const char *first, ...)
+#define xen_error(status, ...) xen_error_strv(status, STR_LIST(__VA_ARGS__))
+static _Noreturn void xen_error_strv(int status, const char *const *list)
 {
-	va_list ap;
-
-	va_start(ap, first);
-	write_line_va(2, "ERROR:  ", first, ap, "\n");
-	va_end(ap);
+	write_line(2, STR_LIST("ERROR:  "), list, STR_LIST("\n"));
 	_exit(status);
 }
 
+/* Why a sysfs file could not be read: read_sysfs's -EBADFD is a FIFO or
+ * a socket where a regular file belongs. */
+static const char *read_error_text(int err)
+{
+	return err == EBADFD ? "not a regular file" : errno_text(err);
+}
+
 /* The checks both scripts make, in their order: is this Xen at all? */
-static void check_hypervisor_type(void)
+static void check_hypervisor_type(struct xen_fds *f)
 {
 	struct xen_type xt;
 	char shown[XEN_TYPE_FILE_MAX * 4];
 
-	xen_read_type(&xt);
+	xen_read_type(&xt, f);
 	if (xt.err == ENOENT || xt.err == ENOTDIR)
 		xen_error(EXIT_NOT_XEN,
 			  "Can't find hypervisor information in sysfs!");
@@ -271,36 +318,38 @@ static void check_hypervisor_type(void)
 			  SYSFS_TYPE " is larger than a page");
 	if (xt.err)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs: "
-			  SYSFS_TYPE ": ", errno_text(xt.err));
+			  SYSFS_TYPE ": ", read_error_text(xt.err));
 	if (strcmp(xt.value, "xen") == 0)
 		return;
 	if (xt.len == 0)
 		xen_error(EXIT_NOT_XEN, "Can't read hypervisor type from sysfs!");
 	/* Printed as the script prints it, but control bytes escaped: a
-	 * sysfs value must not move the cursor of the reader's terminal. */
-	escape_octal(shown, sizeof(shown), xt.value, xt.len, 0);
-	xen_error(EXIT_NOT_XEN, "Hypervisor is not xen but '", shown, "'!");
+	 * sysfs value must not move the cursor of the reader's terminal.
+	 * (shown[] holds any page escaped: never cut.) */
+	xen_error(EXIT_NOT_XEN, "Hypervisor is not xen but '",
+		  shown_input(shown, sizeof(shown), xt.value, xt.len), "'!");
 }
 
 /* Stricter than the scripts: a version that is not a plain decimal
  * number must never become part of a path that is executed. */
 static _Noreturn void bad_version(const struct xen_version *xv)
 {
-	char shown[XEN_VERSION_FILE_MAX * 4 + 1];
+	/* Cut below the read size, so that a file longer than what was
+	 * read always shows as cut. */
+	char shown[XEN_VERSION_FILE_MAX];
 	size_t len = xv->raw_len;
 
 	if (xv->err)
 		xen_error(EXIT_NOT_XEN, "Can't read Xen version from ",
-			  xv->bad_file, ": ", errno_text(xv->err));
+			  xv->bad_file, ": ", read_error_text(xv->err));
 	if (len == 0)
 		xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file,
 			  ": the file is empty");
 	if (len < XEN_VERSION_FILE_MAX && xv->raw[len - 1] == '\n')
 		len--;   /* sysfs's own newline is not part of the value */
-	escape_octal(shown, sizeof(shown), xv->raw, len, 0);
 	xen_error(EXIT_NOT_XEN, "Invalid Xen version in ", xv->bad_file, ": '",
-		  shown, len == XEN_VERSION_FILE_MAX ? "...'" : "'",
-		  " (expected a decimal number up to 4294967295)");
+		  shown_input(shown, sizeof(shown), xv->raw, len),
+		  "' (expected a decimal number up to 4294967295)");
 }
 
 static _Noreturn void no_version_dir(const char *v)
@@ -308,6 +357,29 @@ static _Noreturn void no_version_dir(const char *v)
 	xen_error(EXIT_NO_TOOLS, "Can't find version ", v, " of xen utils "
 		  "(maybe xen-utils-", v, " was already removed before "
 		  "rebooting out of Xen ", v, "), bailing out!");
+}
+
+/* "ERROR:  Unable to execute DIR/bin/COMMAND", the command escaped as the
+ * type is (it comes from argv[0]: a newline must not start a line of its
+ * own) and never cut: argv[0] may be up to 128 KiB, so a long one is
+ * escaped and written in parts. */
+static _Noreturn void cannot_execute(const char *version, const char *command)
+{
+	char shown[4096];
+	size_t len = strlen(command), done = 0;
+	const char *msg[] = { "ERROR:  Unable to execute " XEN_LIB_PREFIX,
+			      version, "/bin/", shown, NULL };
+	const char *const *parts = msg;
+
+	do {   /* one write(2) unless the command is over 1000 bytes */
+		size_t n = len - done < 1000 ? len - done : 1000;
+
+		escape_octal(shown, sizeof(shown), command + done, n, 0);
+		done += n;
+		write_line(2, NULL, parts, done == len ? STR_LIST("\n") : NULL);
+		parts = msg + 3;
+	} while (done < len);
+	_exit(EXIT_NO_TOOLS);
 }
 
 /* Fills dir with /usr/lib/xen-VERSION and says whether it is a directory
@@ -358,29 +430,32 @@ int xen_tool_path(char *buf, size_t cap, const char *version,
 static _Noreturn void exec_xen_tool(const char *command, char **argv)
 {
 	struct xen_version xv;
+	struct xen_fds fds;
 	char path[4096];
 	char *no_args[2] = { NULL, NULL };
-	int have_version = xen_read_version(&xv) == 0;
-	int have_path = have_version &&
-		xen_tool_path(path, sizeof(path), xv.str, command) == 0;
+	int have_version;
 
 	if (!argv[0])
 		argv = no_args;   /* execve with an empty argv */
-	if (have_path) {
+	xen_fds_init(&fds);
+	have_version = xen_read_version(&xv, &fds) == 0;
+	if (have_version && xen_tool_path(path, sizeof(path), xv.str, command) == 0) {
 		/* dash execs "$DIR/$COMMAND": argv[0] is the full path. */
 		argv[0] = path;
 		execve(path, argv, environ);
 	}
 
-	/* The slow path, in the script's order. */
-	check_hypervisor_type();
+	/* The slow path, in the script's order, off the exec path: what
+	 * was read is closed (a low RLIMIT_NOFILE, fds 0-2 closed: no
+	 * message goes to a sysfs fd). */
+	xen_fds_close(&fds);
+	check_hypervisor_type(&fds);
+	xen_fds_close(&fds);   /* the directory check needs an fd */
 	if (!have_version)
 		bad_version(&xv);
 	if (!version_dir_exists(&xv))
 		no_version_dir(xv.str);
-	/* Written in pieces: a command too long for path[] is not cut. */
-	xen_error(EXIT_NO_TOOLS, "Unable to execute " XEN_LIB_PREFIX, xv.str,
-		  "/bin/", command);
+	cannot_execute(xv.str, command);
 }
 
 int xen_utils_wrapper_main(int argc, char **argv)
@@ -430,21 +505,25 @@ int xen_toolstack_wrapper_main(int argc, char **argv)
 
 /* ---- xen-version, xen-dir ---------------------------------------------- */
 
-static void get_version(struct xen_version *xv)
+/* The fds stay open until exit (three closes would be three syscalls
+ * more); read_sysfs closes them when fds run out. */
+static void get_version(struct xen_version *xv, struct xen_fds *fds)
 {
-	check_hypervisor_type();
-	if (xen_read_version(xv) < 0)
+	xen_fds_init(fds);
+	check_hypervisor_type(fds);
+	if (xen_read_version(xv, fds) < 0)
 		bad_version(xv);
 }
 
 int xen_version_main(int argc, char **argv)
 {
 	struct xen_version xv;
+	struct xen_fds fds;
 	size_t len;
 
 	(void)argc;
 	(void)argv;
-	get_version(&xv);
+	get_version(&xv, &fds);
 	len = strlen(xv.str);
 	xv.str[len] = '\n';
 	return stdout_status(write_all(1, xv.str, len + 1));
@@ -453,12 +532,15 @@ int xen_version_main(int argc, char **argv)
 int xen_dir_main(int argc, char **argv)
 {
 	struct xen_version xv;
+	struct xen_fds fds;
 	char dir[XEN_DIR_MAX];
 	size_t len;
 
 	(void)argc;
 	(void)argv;
-	get_version(&xv);
+	get_version(&xv, &fds);
+	/* The directory check needs an fd of its own. */
+	xen_fds_close(&fds);
 	if (!version_dir(dir, sizeof(dir), &xv))
 		no_version_dir(xv.str);
 	len = strlen(dir);

@@ -3,6 +3,7 @@
 #define FORKLESS_XEN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define XEN_VERSION_DIGITS_MAX 10   /* a u32 */
 #define XEN_VERSION_FILE_MAX 32     /* bytes read from major/minor */
@@ -24,13 +25,23 @@ struct xen_type {
 	char value[XEN_TYPE_FILE_MAX];
 };
 
+/* The sysfs fds a reader left open: the exec path leaves them to
+ * O_CLOEXEC (no close syscalls); off it they are closed. */
+struct xen_fds {
+	int fd[3];
+	unsigned n;
+};
+void xen_fds_init(struct xen_fds *f);
+void xen_fds_close(struct xen_fds *f);
+
 /* Validate a major/minor file's content; *start, *digits locate the
  * number. 0, or -EINVAL / -ERANGE. */
 int xen_parse_version_value(const char *buf, size_t len, size_t *start,
 			    size_t *digits);
-/* Read both files; 0, or -1 with bad_file/err/raw describing why. */
-int xen_read_version(struct xen_version *xv);
-void xen_read_type(struct xen_type *xt);
+/* Read both files; 0, or -1 with bad_file/err/raw describing why (err
+ * EBADFD: not a regular file). */
+int xen_read_version(struct xen_version *xv, struct xen_fds *f);
+void xen_read_type(struct xen_type *xt, struct xen_fds *f);
 /* The value `read var` (dash, no -r) gives for this file content. */
 size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 			   size_t cap);

@@ -3,16 +3,31 @@
 #
 # BusyBox-style: an applet describes itself in its own .c file, in comment
 # lines the build collects here:
-#   //config:...                  a line of its Kconfig entry
-#   //applet:SYMBOL NAME PATH MAIN FLAGS
-#                                 its table entry: Kconfig symbol, argv[0]
-#                                 name, install path, entry point, 0 or
-#                                 ARGS_PASSTHROUGH (never intercept --help)
-#                                 or OWN_HELP (the applet takes --help)
-#   //usage:TEXT                  a line of the --help text of the last
-#                                 //applet: line above it
+#   //config:...        a line of its Kconfig entry
+#   //applet:SYMBOL NAME PATH MAIN FLAGS [early=FN] [links=STRSYM]
+#                       its table entry: Kconfig symbol, argv[0] name,
+#                       install path, entry point, and its properties:
+#     FLAGS   0, or a comma-separated list of
+#             ARGS_PASSTHROUGH  never intercept --help (it belongs to the
+#                               program the applet execs)
+#             OWN_HELP          the applet takes --help itself
+#             FALLBACK          runs under any name that is not an applet
+#                               (at most one applet)
+#     early=FN    void FN(const char *name, char **argv, char **envp): the
+#                 applet's success path, run from the ELF entry point
+#                 before libc starts (raw sys_* calls only); it returns
+#                 only when it could not exec, and main() starts over
+#     links=STRSYM  a Kconfig string symbol: more install paths (space
+#                 separated; a name without '/' goes to usr/sbin) that are
+#                 links to this applet's PATH; `forkless NAME` runs the
+#                 FALLBACK applet only for these names
+#   //usage:TEXT        a line of the --help text of the last //applet: line
+#                       above it
 # Writes OUTDIR/Config.applets.in and OUTDIR/applet_table.h, each only when
-# its content changes, so an unchanged tree rebuilds nothing.
+# its content changes, so an unchanged tree rebuilds nothing. A symbol of an
+# //applet: line without a `config SYMBOL` entry in some //config: line is
+# an error naming the file, line and symbol (a typo would otherwise build
+# an applet that is never enabled).
 set -eu
 out=$1
 shift
@@ -25,9 +40,25 @@ update() {   # update FILE: move FILE.tmp over FILE if they differ
 for f in "$@"; do
 	sed -n 's,^//config:,,p' "$f"
 done >"$out/Config.applets.in.tmp"
-update "$out/Config.applets.in"
 
-awk '
+awk -v symfile="$out/Config.applets.in.tmp" '
+BEGIN {
+	while ((getline line < symfile) > 0)
+		if (line ~ /^[ \t]*(menu)?config[ \t]+[A-Za-z0-9_]+/) {
+			sub(/^[ \t]*(menu)?config[ \t]+/, "", line)
+			sub(/[^A-Za-z0-9_].*/, "", line)
+			known[line] = 1
+		}
+	err = 0
+}
+function bad(msg) {
+	print FILENAME ":" FNR ": " msg > "/dev/stderr"
+	err = 1
+}
+function need_symbol(s, what) {
+	if (!(s in known))
+		bad(what " " s " has no //config: entry (config " s ")")
+}
 # A C string literal of s plus "\n". Character by character: the meaning
 # of backslashes in gsub replacements differs between mawk and gawk.
 function cstr(s,    out, i, c) {
@@ -42,20 +73,49 @@ function cstr(s,    out, i, c) {
 	return "\"" out "\\n\""
 }
 /^\/\/applet:/ {
-	sub(/^\/\/applet:/, "")
-	n = split($0, f, " ")
-	if (n != 5) { print FILENAME ": bad //applet: line: " $0 > "/dev/stderr"; exit 1 }
-	cur = f[2]; sym[cur] = f[1]; path[cur] = f[3]; fn[cur] = f[4]
-	flags[cur] = f[5] == "0" ? "0" : "APPLET_" f[5]
+	line = $0
+	sub(/^\/\/applet:/, "", line)
+	n = split(line, f, " ")
+	# (its //usage: lines then go nowhere: one message per mistake)
+	if (n < 5) { bad("bad //applet: line: " line); cur = " bad"; next }
+	cur = f[2]
+	if (cur in sym) bad("applet " cur " declared twice")
+	sym[cur] = f[1]; path[cur] = f[3]; fn[cur] = f[4]
+	need_symbol(f[1], "//applet: symbol")
+	flags[cur] = "0"
+	if (f[5] != "0") {
+		k = split(f[5], fl, ",")
+		flags[cur] = ""
+		for (i = 1; i <= k; i++) {
+			if (fl[i] != "ARGS_PASSTHROUGH" && fl[i] != "OWN_HELP" && fl[i] != "FALLBACK")
+				bad("unknown //applet: flag " fl[i])
+			if (fl[i] == "FALLBACK") {
+				if (fallback != "") bad("a second FALLBACK applet: " cur " (" fallback " is one)")
+				fallback = cur
+			}
+			flags[cur] = flags[cur] (i > 1 ? " | " : "") "APPLET_" fl[i]
+		}
+	}
+	early[cur] = "0"; links[cur] = ""
+	for (i = 6; i <= n; i++) {
+		if (f[i] ~ /^early=[A-Za-z_][A-Za-z0-9_]*$/) early[cur] = substr(f[i], 7)
+		else if (f[i] ~ /^links=[A-Za-z0-9_]+$/) {
+			links[cur] = substr(f[i], 7)
+			need_symbol(links[cur], "//applet: links=")
+			if (cur != fallback) bad("links= without FALLBACK: " cur)
+		} else bad("unknown //applet: field " f[i])
+	}
 	names[++count] = cur
 	next
 }
 /^\/\/usage:/ {
-	if (cur == "") { print FILENAME ": //usage: before //applet:" > "/dev/stderr"; exit 1 }
+	if (cur == "") { bad("//usage: before //applet:"); next }
+	if (cur == " bad") next
 	sub(/^\/\/usage:/, "")
 	usage[cur] = usage[cur] "\n\t\t" cstr($0)
 }
 END {
+	if (err) exit 1
 	# sort by name: --list and the table read alphabetically
 	for (i = 1; i <= count; i++)
 		for (j = i + 1; j <= count; j++)
@@ -67,17 +127,46 @@ END {
 		a = names[i]
 		print "#if ENABLE_" sym[a]
 		print "applet_main_fn " fn[a] ";"
+		if (early[a] != "0") print "applet_early_fn " early[a] ";"
 		print "#endif"
 	}
+	# Early hooks and links by index: the columns only two applets and
+	# one applet use stay out of every table entry (struct applet is
+	# 40 bytes on x86_64, and the size of the binary is budgeted).
+	print "static applet_early_fn *const early_hooks[] = {"
+	print "\t0,"
+	nhooks = 0
+	for (i = 1; i <= count; i++) {
+		a = names[i]
+		if (early[a] == "0") { hook[a] = 0; continue }
+		hook[a] = ++nhooks
+		print "#if ENABLE_" sym[a]
+		print "\tAPPLET_EARLY(" early[a] "),"
+		print "#else"
+		print "\t0,"
+		print "#endif"
+	}
+	print "};"
+	print "static const char fallback_links_symbol[] = \"" (fallback != "" ? links[fallback] : "") "\";"
+	print "static const char fallback_links[] ="
+	if (fallback != "" && links[fallback] != "") {
+		print "#if ENABLE_" sym[fallback]
+		print "\tCONFIG_" links[fallback] ";"
+		print "#else"
+		print "\t\"\";"
+		print "#endif"
+	} else
+		print "\t\"\";"
 	print "static const struct applet applets[] = {"
 	for (i = 1; i <= count; i++) {
 		a = names[i]
 		print "#if ENABLE_" sym[a]
 		print "\t{ \"" a "\", \"" path[a] "\", " fn[a] ","
-		print "\t  USAGE(\"\"" usage[a] "), " flags[a] " },"
+		print "\t  USAGE(\"\"" usage[a] "), " flags[a] ", " hook[a] " },"
 		print "#endif"
 	}
 	print "\t{ 0 }   /* sentinel; also keeps an allnoconfig table valid C */"
 	print "};"
-}' "$@" >"$out/applet_table.h.tmp"
+}' "$@" >"$out/applet_table.h.tmp" || { rm -f "$out/applet_table.h.tmp" "$out/Config.applets.in.tmp"; exit 1; }
+update "$out/Config.applets.in"
 update "$out/applet_table.h"

@@ -1,5 +1,5 @@
-/* die.c - "APPLET: message" on stderr, optionally exiting. */
-#include <stdarg.h>
+/* die.c - the one message style, "APPLET: message", optionally exiting;
+ * and the one usage-error style, "APPLET: message (try APPLET --help)". */
 #include <string.h>
 #include <unistd.h>
 
@@ -7,34 +7,28 @@
 
 const char *applet_name = "forkless";
 
-static void vwarn(const char *first, va_list ap)
+void warn_strv(const char *const *list)
 {
-	char head[64];
-	size_t len = 0;
-
-	head[0] = '\0';
-	if (str_append(head, sizeof(head), &len, applet_name,
-		       strlen(applet_name)) < 0)
-		len = 0;   /* applet names are short; never reached */
-	str_append(head, sizeof(head), &len, ": ", 2);
-	write_line_va(2, head, first, ap, "\n");
+	write_line(2, STR_LIST(applet_name, ": "), list, STR_LIST("\n"));
 }
 
-void warn_msg_list(const char *first, ...)
+_Noreturn void die_strv(int status, const char *const *list)
 {
-	va_list ap;
-
-	va_start(ap, first);
-	vwarn(first, ap);
-	va_end(ap);
-}
-
-_Noreturn void die_msg_list(int status, const char *first, ...)
-{
-	va_list ap;
-
-	va_start(ap, first);
-	vwarn(first, ap);
-	va_end(ap);
+	warn_strv(list);
 	_exit(status);
+}
+
+_Noreturn void die_usage_strv(int status, const char *const *list)
+{
+	write_line(2, STR_LIST(applet_name, ": "), list,
+		   STR_LIST(" (try ", applet_name, " --help)\n"));
+	_exit(status);
+}
+
+_Noreturn void die_usage_arg(int status, const char *what, const char *arg)
+{
+	char shown[SHOWN_MAX];
+
+	die_usage(status, what, shown_input(shown, sizeof(shown), arg,
+					    strlen(arg)));
 }

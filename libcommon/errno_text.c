@@ -2,8 +2,14 @@
  *
  * musl's strerror() carries a 2 KiB table of every errno; the small
  * configs (the Xen wrapper alone is under 16 KiB) cannot afford it, and
- * the messages users see come from this short list anyway. The texts are
- * musl's and glibc's wording; anything else prints as "error N". */
+ * the messages users see come from this short list anyway: every errno a
+ * helper or applet can report (open/read/write/exec/mount errors, and the
+ * network ones a 9p trans=tcp mount gets: ECONNREFUSED for a closed port;
+ * EPIPE for a closed pipe when SIGPIPE is ignored). Keep it to those: the
+ * table is in the Xen-wrapper-only build too (16 KiB budget). The classic texts are musl's
+ * wording (where it differs from glibc, e.g. "Out of memory"), the
+ * network ones glibc's and musl's alike (tests/unit checks them against
+ * glibc's strerror); anything else prints as "error N". */
 #include <errno.h>
 #include <string.h>
 
@@ -37,15 +43,24 @@
 	X(ENOSPC, "No space left on device") \
 	X(EROFS, "Read-only file system") \
 	X(EMLINK, "Too many links") \
+	X(EPIPE, "Broken pipe") \
 	X(ERANGE, "Result not representable") \
 	X(ENAMETOOLONG, "Filename too long") \
 	X(ENOSYS, "Function not implemented") \
 	X(ENOTEMPTY, "Directory not empty") \
 	X(ELOOP, "Symbolic link loop") \
 	X(EPROTO, "Protocol error") \
+	X(EBADFD, "File descriptor in bad state") \
+	X(EPROTONOSUPPORT, "Protocol not supported") \
 	X(EOPNOTSUPP, "Not supported") \
-	X(ETIMEDOUT, "Operation timed out") \
-	X(ESTALE, "Stale file handle")
+	X(ENETUNREACH, "Network is unreachable") \
+	X(ECONNRESET, "Connection reset by peer") \
+	X(ENOTCONN, "Transport endpoint is not connected") \
+	X(ETIMEDOUT, "Connection timed out") \
+	X(ECONNREFUSED, "Connection refused") \
+	X(EHOSTUNREACH, "No route to host") \
+	X(ESTALE, "Stale file handle") \
+	X(EDQUOT, "Disk quota exceeded")
 
 #define X_CODE(e, t) e,
 #define X_TEXT(e, t) t "\0"
@@ -55,7 +70,7 @@ static const char errno_strings[] = ERRNO_TEXTS(X_TEXT);
 const char *errno_text(int err)
 {
 	static char unknown[sizeof("error -2147483648")];
-	char digits[20];
+	char digits[FMT_U64_MAX];
 	size_t len = 0, n;
 
 	const char *text = errno_strings;
@@ -67,7 +82,8 @@ const char *errno_text(int err)
 	}
 	/* Rare: say the number rather than pretend to know. */
 	str_append(unknown, sizeof(unknown), &len, "error ", 6);
-	n = fmt_u64(digits, (uint64_t)(err < 0 ? -(int64_t)err : err));
+	n = fmt_u64_base(digits, (uint64_t)(err < 0 ? -(int64_t)err : err),
+			 10);
 	if (err < 0)
 		str_append(unknown, sizeof(unknown), &len, "-", 1);
 	str_append(unknown, sizeof(unknown), &len, digits, n);

@@ -1,9 +1,17 @@
-/* libcommon.h - the few helpers several forkless applets share.
+/* libcommon.h - the helpers several forkless applets share; none of them
+ * knows an applet.
  *
- * Conventions (see STYLE.md): helpers return 0 or a negative errno and
- * never exit; applets decide exit codes. Nothing here uses stdio or the
- * heap, so any helper may be called on a hot path. One function (or one
- * tight family) per .c file so a static link pulls in only what is used.
+ * Conventions: helpers return 0 or a negative errno and never exit (the
+ * die_* message helpers excepted: the applet passes the exit status);
+ * applets decide exit codes. Nothing here uses stdio or the heap, so any
+ * helper may be called on a hot path. One copy of each primitive: one line
+ * reader, one directory iterator (dirent64.h), one number formatter, one
+ * usage-error helper, one escape-and-cut for messages, one option scanner.
+ * Files hold one function or one tight family, for the reader: objects are
+ * linked directly with -ffunction-sections and --gc-sections, so what is
+ * unused is dropped whatever the file layout. Nothing here knows an
+ * applet: the applet table and dispatch are core/'s (core/applet.h).
+ * Raw syscalls returning -errno: sys.h.
  */
 #ifndef FORKLESS_LIBCOMMON_H
 #define FORKLESS_LIBCOMMON_H
@@ -11,91 +19,55 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <sys/types.h>
 
 #include "autoconf.h"   /* generated from .config: ENABLE_X is 0 or 1 */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- applets and dispatch (multicall.c) -------------------------------- */
-
-typedef int applet_main_fn(int argc, char **argv);
-
-/* Flags of an applet table entry. */
-enum {
-	/* All arguments belong to a program this applet execs: never
-	 * intercept --help (e.g. `xen --help` must reach xl). */
-	APPLET_ARGS_PASSTHROUGH = 1,
-	/* The applet takes --help itself, in any position, with its own
-	 * exit codes (the mount helpers: 2 when stdout cannot be written). */
-	APPLET_OWN_HELP = 2,
-};
-
-struct applet {
-	const char *name;          /* argv[0] basename it answers to */
-	const char *install_path;  /* relative to the root, e.g. usr/sbin/xen */
-	applet_main_fn *main;
-	const char *usage;         /* --help text, "" when help is configured out */
-	unsigned flags;
-};
-
-/* The name used to prefix messages: the running applet's name. */
+/* The name used to prefix messages (die.c): the running applet's name,
+ * set by the dispatcher (core/), "forkless" until then. */
 extern const char *applet_name;
 
-const struct applet *find_applet(const char *name);
-const struct applet *applet_table(size_t *count);
-
-/* Entry points of applets that are called without a table entry. */
-int xen_utils_wrapper_main(int argc, char **argv);
-
-/* ---- installed paths (links.c, install.c) ------------------------------ */
-
-/* Where the binary itself is installed, relative to the root. */
-#define FORKLESS_INSTALL_PATH "usr/bin/forkless"
-
-/* Every path `--install` creates besides the binary: each applet's
- * install_path (link_to = FORKLESS_INSTALL_PATH), then each Xen tool name
- * of CONFIG_XEN_WRAPPED_TOOLS (link_to = the wrapper's install path, as
- * Debian's symlinks do). The callback gets a NUL-terminated path; a
- * non-zero return stops the walk and is returned. */
-typedef int install_link_fn(const char *path, const char *link_to, void *ctx);
-int for_each_install_link(install_link_fn *fn, void *ctx);
-/* Is name (a basename) one of CONFIG_XEN_WRAPPED_TOOLS? */
-int is_wrapped_tool(const char *name);
-/* `forkless --install [-s] DIR`; argv[0] is "--install". Exit status. */
-int forkless_install(int argc, char **argv);
-
-/* ---- output without stdio (write.c, die.c, outbuf.c) ------------------- */
+/* ---- output without stdio (write.c, die.c, stdout_status.c, outbuf.c) -- */
 
 /* Write all of buf, retrying on EINTR and short writes. 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 
-/* The string-list helpers below take any number of strings; the macros
- * end the list with a typed null pointer, so call sites never write the
- * sentinel (a bare NULL may be an int 0, which va_arg(const char *) must
- * not read). */
-#define STR_LIST_END ((const char *)0)
+/* The string-list helpers below take any number of strings as a typed
+ * array: the macros build a compound literal of const char * ending in a
+ * null pointer, so an argument that is not a string (an int, a size_t) is
+ * a compile error (-Werror: int-conversion, incompatible-pointer-types),
+ * not a crash in a va_arg loop. tests/unit/typed-messages.sh checks it. */
+#define STR_LIST(...) ((const char *const []){ __VA_ARGS__, (const char *)0 })
 
-/* Write the strings to fd as one write(2) where they fit in 4 KiB (so
- * concurrent writers do not interleave), else in parts, never cut. */
-int write_strs_list(int fd, const char *first, ...);
-#define write_strs(fd, ...) write_strs_list(fd, __VA_ARGS__, STR_LIST_END)
-
-/* head + the strings up to a null pointer + tail, as one write(2) where it
- * fits in 4 KiB. 0 or -errno. */
-int write_line_va(int fd, const char *head, const char *first, va_list ap,
-		  const char *tail);
+/* The strings of head, list and tail (each a null-terminated array; head
+ * and tail may be NULL) as one write(2) where they fit in 4 KiB (so
+ * concurrent writers do not interleave lines), else in parts, never cut.
+ * 0 or -errno. */
+int write_line(int fd, const char *const *head, const char *const *list,
+	       const char *const *tail);
+#define write_strs(fd, ...) write_line(fd, NULL, STR_LIST(__VA_ARGS__), NULL)
 
 /* For an applet's final output: 0 when ret (a write result) is 0, else
  * "APPLET: cannot write to stdout: REASON" on stderr and 1. */
 int stdout_status(int ret);
 
-/* "APPLET: " + strings + "\n" on stderr. */
-void warn_msg_list(const char *first, ...);
-#define warn_msg(...) warn_msg_list(__VA_ARGS__, STR_LIST_END)
+/* The one message style: "APPLET: " + strings + "\n" on stderr. */
+void warn_strv(const char *const *list);
+#define warn_msg(...) warn_strv(STR_LIST(__VA_ARGS__))
 /* warn_msg(), then _exit(status). */
-_Noreturn void die_msg_list(int status, const char *first, ...);
-#define die_msg(status, ...) die_msg_list(status, __VA_ARGS__, STR_LIST_END)
+_Noreturn void die_strv(int status, const char *const *list);
+#define die_msg(status, ...) die_strv(status, STR_LIST(__VA_ARGS__))
+/* The one usage-error style: "APPLET: " + strings +
+ * " (try APPLET --help)\n" on stderr, then _exit(status). forkless uses
+ * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
+_Noreturn void die_usage_strv(int status, const char *const *list);
+#define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
+/* die_usage() of what + arg, arg shown as messages show inputs
+ * (shown_input: escaped, cut to SHOWN_MAX): "unknown option ", "-\033". */
+_Noreturn void die_usage_arg(int status, const char *what, const char *arg);
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */
@@ -109,7 +81,8 @@ void outbuf_init(struct outbuf *ob, int fd);
 void outbuf_put(struct outbuf *ob, const void *data, size_t len);
 void outbuf_puts(struct outbuf *ob, const char *s);
 void outbuf_putc(struct outbuf *ob, char c);
-void outbuf_put_u64(struct outbuf *ob, uint64_t v);
+/* v in base 10, 8 or 16 (fmt_u64_base's digits). */
+void outbuf_put_num(struct outbuf *ob, uint64_t v, unsigned base);
 int outbuf_flush(struct outbuf *ob);
 
 /* ---- numbers (parse_num.c, fmt_num.c) ---------------------------------- */
@@ -121,8 +94,11 @@ int parse_u64_base(const char *s, size_t len, unsigned base, uint64_t *out);
 int parse_u64(const char *s, uint64_t *out);         /* decimal, whole string */
 int parse_u32(const char *s, uint32_t *out);         /* decimal, whole string */
 
-/* Decimal digits of v into buf (no NUL); returns the length (<= 20). */
-size_t fmt_u64(char *buf, uint64_t v);
+/* The one number formatter: the digits of v in base 2..16 (lowercase, no
+ * prefix, no NUL; another base is a bug) into buf; returns the length (<= 64; <= 20 in base 10,
+ * so FMT_U64_MAX bytes hold any base 8, 10 or 16 number). */
+#define FMT_U64_MAX 22
+size_t fmt_u64_base(char *buf, uint64_t v, unsigned base);
 
 /* ---- strings and paths (str.c, relpath.c, escape.c) -------------------- */
 
@@ -130,7 +106,7 @@ size_t fmt_u64(char *buf, uint64_t v);
 const char *path_basename(const char *path);
 /* The name forkless dispatches on: argv[0]'s basename without a
  * login-shell "-" ("/usr/sbin/-xl" -> "xl"); "" for a missing argv[0].
- * main(), the early exec path and the Xen wrapper all use it. */
+ * core/ (main and the entry point) and the Xen wrapper use it. */
 const char *dispatch_name(const char *argv0);
 
 /* Append src to dst (capacity cap, dst NUL-terminated at *len): returns 0,
@@ -159,42 +135,119 @@ size_t escape_octal(char *out, size_t cap, const char *in, size_t len,
  * escaped in pieces. */
 size_t escape_c(char *out, size_t cap, const char *in, size_t len);
 
+/* The bytes an input takes in a message, at most (shown_input's cap). */
+#define SHOWN_MAX 256
 /* An input as a message shows it: escape_octal() without space escaping,
  * cut to fit cap (>= 8) with "..." marking the cut, never inside an
  * escape. Returns out. */
 const char *shown_input(char *out, size_t cap, const char *in, size_t len);
 
-/* ---- files (read_file.c) ----------------------------------------------- */
+/* ---- files (read_file.c, line_stream.c) -------------------------------- */
 
-/* Read a small file (sysfs value) with openat+read on O_CLOEXEC, without
- * closing (callers on an exec path rely on O_CLOEXEC; others call
- * read_small_file_close). Returns the byte count, or -errno. When the file
- * holds cap bytes or more, returns -EFBIG after reading cap bytes. */
-ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap);
+/* Files forkless expects to be regular files (sysfs values, /etc/passwd)
+ * are opened O_NONBLOCK, so a FIFO or a device put there cannot hang the
+ * open or the read. When such a file turns out not to be a regular file,
+ * the helpers say -EBADFD (systemd's convention); a message should say
+ * "not a regular file", errno_text() cannot. */
+#define OPEN_REGULAR (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+/* Is fd, opened as a regular file, one? Asked only of a suspicious result
+ * (a regular file never says EAGAIN: that alone is -EBADFD), with one
+ * lseek (no stat code in the binary):
+ * - it gave nothing: 0 for an empty file (or /dev/null standing in for
+ *   one), -EBADFD for a FIFO or a socket (lseek says ESPIPE);
+ * - it streams on past a buffer: 0 for a regular file (its read position
+ *   moved), -EBADFD for a device like /dev/zero or a pipe. */
+int check_empty_regular(int fd);
+int check_stream_regular(int fd);
+
+/* Read a small file (sysfs value) with one openat and one read(2) (a
+ * sysfs or regular file returns everything at once), leaving the fd open:
+ * for an exec path, where O_CLOEXEC closes it. *fd gets the fd (or -1)
+ * so that a caller that does not exec can close it. Returns the byte
+ * count, or -errno; -EFBIG when the file holds cap bytes or more. */
+ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
+			     size_t cap, int *fd);
+/* Read a small file to its end (proc files may come in pieces) and close
+ * it; -EBADFD for a FIFO or a socket (see check_empty_regular), else as
+ * above. */
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap);
+/* Read an open fd to its end: the byte count, -EFBIG when cap bytes were
+ * filled, or -errno. */
+ssize_t read_fd_all(int fd, char *buf, size_t cap);
 
-/* ---- directories (each_entry.c) --------------------------------------- */
+/* The one line reader: any line length in bounded memory. A line longer
+ * than the caller's buffer comes in pieces; a piece says whether it
+ * starts and whether it ends its line (the newline itself is never
+ * returned; an unterminated last line ends at end of file). Works on
+ * blocking and non-blocking fds. */
+struct line_stream {
+	int fd;
+	unsigned char eof;
+	unsigned char mid;        /* the last piece did not end its line */
+	char *buf;
+	size_t cap, start, end;   /* unread bytes: buf[start, end) */
+	uint64_t bytes_read;      /* total read(2) so far */
+};
+struct line_piece {
+	const char *data;         /* into the reader's buffer, valid until
+				     the next call */
+	size_t len;
+	unsigned char first;      /* starts a line */
+	unsigned char last;       /* ends it */
+};
+void line_stream_init(struct line_stream *lr, int fd, char *buf, size_t cap);
+/* 1 and *p: the next piece; 0: end of file; -EAGAIN: no data yet on a
+ * non-blocking fd (poll(POLLIN) and call again, nothing is lost);
+ * -errno: a read error. */
+int line_stream_next(struct line_stream *lr, struct line_piece *p);
+/* line_stream_next() in its two steps, for a caller that acts before a
+ * read(2) (cgroup-resolve flushes its output when the read would block):
+ * take answers from the buffer alone (1 and *p, 0: end of file, -EAGAIN:
+ * the buffer holds no piece, fill it); fill makes one read(2) (0, or
+ * -errno: -EAGAIN when a non-blocking fd has no data yet). */
+int line_stream_take(struct line_stream *lr, struct line_piece *p);
+int line_stream_fill(struct line_stream *lr);
+
+/* ---- directories (dir_iter.c; the iterator itself: dirent64.h) -------- */
 
 /* fn(dirfd, name, ctx) for each entry of dir whose name does not start
- * with '.', until one returns non-zero (returned). getdents64 into a
- * stack buffer: opendir() would pull musl's malloc in. A dir that does
- * not exist (or is not a directory) has no entries; else -errno. */
+ * with '.', until one returns non-zero (returned). A dir that does not
+ * exist (or is not a directory) has no entries; else -errno. */
 typedef int each_entry_fn(int dirfd, const char *name, void *ctx);
 int each_entry(const char *dir, each_entry_fn *fn, void *ctx);
 
-/* ---- users and groups (passwd.c) -------------------------------------- */
+/* ---- time (clock.c) --------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in milliseconds (one raw clock_gettime): what every
+ * deadline and rate limit is measured in. */
+uint64_t clock_ms(void);
+
+/* ---- user and group ids (passwd.c) ------------------------------------- */
 
 /* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
- * the third field in both. 0, -ENOENT (no such name), -EINVAL (malformed
- * id on that line), or -errno reading the file. No NSS: a static binary
- * reads the files, as an initramfs has nothing else. */
-int lookup_id_in_file(const char *path, const char *name, size_t len,
-		      uint32_t *id);
+ * the third field in both. Streams the file through line_stream (any line
+ * length: a 600-member group line works) keeping only what it compares.
+ * Returns 0 (res->id, and res->line: the line's number, from 1), -ENOENT
+ * (no such name), -EINVAL (the id of NAME's line res->line is not a
+ * number below 4294967295), -EBADFD (not a regular file: a FIFO or a
+ * device cannot hang the lookup), or -errno reading the file. */
+struct id_lookup {
+	uint32_t id;
+	unsigned long line;
+};
+int lookup_id(const char *path, const char *name, size_t len,
+	      struct id_lookup *res);
+/* The same over an open fd, with the caller's buffer (cap >= 1; the fuzz
+ * target uses tiny ones to split lines anywhere). */
+int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
+		 char *buf, size_t cap);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 
-/* strerror() without musl's 2 KiB table: the common errnos by text, any
+/* strerror() without musl's 2 KiB table: every errno a forkless helper or
+ * applet can report, by text (musl's wording for the classic ones, glibc's
+ * for the network ones: tests/unit checks the latter against strerror), any
  * other as "error N". Use this, not strerror(), in every applet. */
 const char *errno_text(int err);
 
@@ -221,5 +274,10 @@ void optscan_init(struct optscan *os, int argc, char **argv, const char *spec);
 /* Returns the option letter, -1 at the end, '?' for an unknown option,
  * ':' for a missing value (os->bad_option names it). */
 int optscan_next(struct optscan *os);
+/* The usage error (die_usage_arg) for optscan_next's return c, '?' or ':':
+ * "unknown option -x", "unknown option --long" (the whole word), "missing
+ * value for -o". An applet with a long option of its own (--walk, --help)
+ * looks at argv[os->index - 1] first. */
+_Noreturn void die_optscan(int status, const struct optscan *os, int c);
 
 #endif

@@ -9,13 +9,14 @@
 
 #include "libcommon.h"
 #include "loopdev.h"
+#include "sys.h"
 
 static void loop_path(char *dev, long n)
 {
 	size_t len = 9;
 
 	memcpy(dev, "/dev/loop", 9);
-	len += fmt_u64(dev + len, (uint64_t)n);
+	len += fmt_u64_base(dev + len, (uint64_t)n, 10);
 	dev[len] = '\0';
 }
 
@@ -123,8 +124,7 @@ static int loop_one(int sysfd, const char *name, void *ctx)
 		return 0;
 	memcpy(sub, name, len);
 	memcpy(sub + len, "/loop", 6);
-	/* raw: musl's faccessat carries an AT_EACCESS emulation (~0.5 KiB) */
-	if (syscall(SYS_faccessat, sysfd, sub, F_OK) < 0)
+	if (sys_faccessat(sysfd, sub, F_OK) < 0)
 		return 0;   /* not bound */
 	loop_path(dev, (long)n);
 	fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);

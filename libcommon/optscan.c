@@ -67,3 +67,16 @@ int optscan_next(struct optscan *os)
 	}
 	return c;
 }
+
+_Noreturn void die_optscan(int status, const struct optscan *os, int c)
+{
+	/* The argument the scanner stopped at (it leaves the slot). */
+	const char *word = os->argv[os->index - 1];
+	char letter[2] = { (char)os->bad_option, '\0' };
+
+	if (c == ':')
+		die_usage_arg(status, "missing value for -", letter);
+	if (word[0] == '-' && word[1] == '-')   /* a long option */
+		die_usage_arg(status, "unknown option ", word);
+	die_usage_arg(status, "unknown option -", letter);
+}

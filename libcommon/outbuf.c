@@ -48,10 +48,10 @@ void outbuf_putc(struct outbuf *ob, char c)
 	outbuf_put(ob, &c, 1);
 }
 
-void outbuf_put_u64(struct outbuf *ob, uint64_t v)
+void outbuf_put_num(struct outbuf *ob, uint64_t v, unsigned base)
 {
-	char digits[20];
-	size_t n = fmt_u64(digits, v);
+	char digits[64];
+	size_t n = fmt_u64_base(digits, v, base);
 
 	outbuf_put(ob, digits, n);
 }

@@ -1,5 +1,7 @@
 /* read_file.c - read a small (sysfs) file in as few syscalls as possible.
- * openat, not open: musl's open() adds an fcntl(F_SETFD) for O_CLOEXEC. */
+ * openat, not open: musl's open() adds an fcntl(F_SETFD) for O_CLOEXEC.
+ * O_NONBLOCK (OPEN_REGULAR): a FIFO put where a sysfs value belongs must
+ * not hang the open or the read; it costs no syscall. */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -30,26 +32,48 @@ static ssize_t read_fd(int fd, char *buf, size_t cap, int one_read)
 	}
 }
 
-ssize_t read_small_file(int dirfd, const char *path, char *buf, size_t cap)
+int check_empty_regular(int fd)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	return lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE ? -EBADFD : 0;
+}
 
-	if (fd < 0)
+int check_stream_regular(int fd)
+{
+	/* A regular file's read position moves with what was read; a pipe
+	 * has none (ESPIPE), a device like /dev/zero keeps it at 0. (No
+	 * fstat: musl's goes through fstatat's statx fallback, 0.5 KiB.) */
+	return lseek(fd, 0, SEEK_CUR) > 0 ? 0 : -EBADFD;
+}
+
+ssize_t read_small_file_keep(int dirfd, const char *path, char *buf,
+			     size_t cap, int *fd)
+{
+	*fd = openat(dirfd, path, OPEN_REGULAR);
+	if (*fd < 0)
 		return -errno;
-	/* Not closed: callers are about to execve or exit, and O_CLOEXEC
-	 * keeps the fd from the exec'd program. */
-	return read_fd(fd, buf, cap, 1);
+	/* Not closed: the caller is about to execve (O_CLOEXEC closes it)
+	 * or closes it itself. */
+	return read_fd(*fd, buf, cap, 1);
 }
 
 ssize_t read_small_file_close(int dirfd, const char *path, char *buf,
 			      size_t cap)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = openat(dirfd, path, OPEN_REGULAR);
 	ssize_t ret;
 
 	if (fd < 0)
 		return -errno;
 	ret = read_fd(fd, buf, cap, 0);
+	/* Nothing (or EAGAIN) is what a FIFO gives with O_NONBLOCK: only
+	 * then is the type worth a syscall. */
+	if (ret == -EAGAIN || (ret == 0 && check_empty_regular(fd) < 0))
+		ret = -EBADFD;
 	close(fd);
 	return ret;
+}
+
+ssize_t read_fd_all(int fd, char *buf, size_t cap)
+{
+	return read_fd(fd, buf, cap, 0);
 }

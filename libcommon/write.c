@@ -1,6 +1,5 @@
 /* write.c - write(2) helpers: no stdio anywhere in forkless. */
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,36 +50,19 @@ static void gather_put(struct gather *g, const char *s)
 	g->len += n;
 }
 
-int write_line_va(int fd, const char *head, const char *first, va_list ap,
-		  const char *tail)
+int write_line(int fd, const char *const *head, const char *const *list,
+	       const char *const *tail)
 {
-	struct gather g = { .fd = fd };
+	const char *const *parts[3] = { head, list, tail };
+	struct gather g;   /* not zeroed: buf is written before it is read */
 
-	gather_put(&g, head);
-	for (const char *s = first; s; s = va_arg(ap, const char *))
-		gather_put(&g, s);
-	gather_put(&g, tail);
+	g.fd = fd;
+	g.ret = 0;
+	g.len = 0;
+	for (int i = 0; i < 3; i++)
+		for (const char *const *s = parts[i]; s && *s; s++)
+			gather_put(&g, *s);
 	if (g.len && g.ret == 0)
 		g.ret = write_all(fd, g.buf, g.len);
 	return g.ret;
-}
-
-int write_strs_list(int fd, const char *first, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, first);
-	ret = write_line_va(fd, "", first, ap, "");
-	va_end(ap);
-	return ret;
-}
-
-int stdout_status(int ret)
-{
-	if (ret == 0)
-		return 0;
-	/* Output lost is an error, not a success with nothing printed. */
-	warn_msg("cannot write to stdout: ", errno_text(ret < 0 ? -ret : EIO));
-	return 1;
 }

@@ -35,9 +35,12 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 
 /* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
  * The names are one string (a pool), their errnos an array beside it. */
+/* Not EAGAIN (a transaction conflict; forkless makes no transactions):
+ * -EAGAIN is xs_decode's "incomplete", and an "EAGAIN" reply taken for it
+ * would be read on until the deadline. It is -EIO, as unknown names are. */
 #define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
 	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
-	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
+	X(EISCONN) X(E2BIG) X(EPERM)
 #define XS_ERROR_NAME(e) #e "\0"
 #define XS_ERROR_VALUE(e) e,
 static int error_named(const char *s, uint32_t len)
@@ -76,15 +79,6 @@ int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	return h.type == XS_ERROR ? -error_named(*payload, h.len) : 0;
 }
 
-uint64_t xs_clock_ms(void)
-{
-	struct timespec ts = { 0, 0 };
-
-	/* Raw: musl's clock_gettime brings its vDSO lookup (~1 KiB). */
-	syscall(SYS_clock_gettime, (long)CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Read one reply on fd before the deadline into msg (XS_MSG_MAX bytes). */
 static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 		      uint64_t deadline_ms, const char **payload,
@@ -94,7 +88,7 @@ static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		uint64_t now = xs_clock_ms();
+		uint64_t now = clock_ms();
 		int ret;
 		ssize_t r;
 
@@ -129,7 +123,7 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	char msg[XS_MSG_MAX];
 	const char *path = XS_DEV, *payload;
 	size_t n = xs_encode(msg, sizeof(msg), rq, req_id);
-	uint32_t plen;
+	uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
 	int fd, ret;
 
 	if (dev)
@@ -294,8 +288,10 @@ int xs_transaction_start(struct xs_conn *c, uint32_t *tx)
 {
 	struct xs_request rq = { XS_TRANSACTION_START, 0, "", NULL, 0 };
 	char id[16];
-	long n = xs_request(c, &rq, id, sizeof(id));
+	long n;
 
+	*tx = 0;
+	n = xs_request(c, &rq, id, sizeof(id));
 	if (n < 0)
 		return n == -E2BIG ? -EIO : (int)n;
 	/* The id as decimal digits, with the NUL xenstored sends. */

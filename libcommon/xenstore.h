@@ -59,18 +59,16 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
  * req_id: -EAGAIN while incomplete (more bytes are needed), 0 with the
  * payload when whole, -EIO when malformed (another type or req_id, a
  * length over XS_PAYLOAD_MAX, bytes past the end), -errno for an XS_ERROR
- * reply ("ENOENT" -> -ENOENT; a name it does not know -> -EIO). */
+ * reply ("ENOENT" -> -ENOENT; a name it does not know, and "EAGAIN", which
+ * would read as incomplete, -> -EIO). */
 int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	      const char **payload, uint32_t *plen);
-
-/* CLOCK_MONOTONIC in milliseconds: what deadlines are measured in. */
-uint64_t xs_clock_ms(void);
 
 /* One request over a new connection, its reply's payload into out (cap
  * bytes; NUL-terminated, so cap > the payload). Returns the payload length
  * or -errno: -ENODEV when neither device exists (not under Xen), the
  * error of open/write/read, -ETIMEDOUT when no whole reply came before
- * deadline_ms (xs_clock_ms() time), -E2BIG when the payload does not fit
+ * deadline_ms (clock_ms() time), -E2BIG when the payload does not fit
  * out, and xs_decode()'s errors. *dev (when not NULL) names the device
  * used, for messages. */
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
@@ -93,7 +91,7 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 struct xs_conn {
 	int fd;
 	uint32_t req_id;        /* of the last request */
-	uint64_t deadline_ms;   /* xs_clock_ms() time */
+	uint64_t deadline_ms;   /* clock_ms() time */
 	const char *dev;        /* what fd is, for messages */
 };
 

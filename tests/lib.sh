@@ -53,6 +53,23 @@ need_root() {
 	fi
 }
 
+# need_applet NAME...: 0 when $FORKLESS has every applet NAME built in;
+# else one SKIPPED line per missing applet, naming it and its Kconfig
+# symbol, and 1. The one rule for a test whose applet is configured out:
+#   need_applet mount.9p || exit 0
+need_applet() {
+	local list name sym missing=0
+	list=$("$FORKLESS" --list 2>/dev/null)
+	for name; do
+		grep -qxF -- "$name" <<<"$list" && continue
+		sym=$(awk -v n="$name" '/^\/\/applet:/ { sub(/^\/\/applet:/, ""); if ($2 == n) { print $1; exit } }' \
+			"$TOP"/applets/*.c $(ls "$TOP"/applets/*/*.c 2>/dev/null))
+		skip "$name" "applet $name is not built in (Kconfig ${sym:-symbol unknown}: make menuconfig)"
+		missing=1
+	done
+	return $missing
+}
+
 # expect NAME RC STDOUT STDERR [--] CMD...: runs CMD (as run_capture does)
 # and passes when its exit status, stdout and stderr are exactly RC, STDOUT
 # and STDERR (toybox's testcmd, with the status and both streams checked).

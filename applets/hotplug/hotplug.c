@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "hotplug.h"
+#include "sys.h"
 
 extern char **environ;
 
@@ -89,22 +90,22 @@ void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 int hp_xs(struct hotplug *h)
 {
 	if (h->xs_err == 1)
-		h->xs_err = xs_open(&h->xs, xs_clock_ms() + HP_XS_BUDGET_MS);
+		h->xs_err = xs_open(&h->xs, clock_ms() + HP_XS_BUDGET_MS);
 	return h->xs_err;
 }
 
 /* ---- messages and logging ------------------------------------------------ */
 
 /* The strings from first on, joined, into out (cut at cap-1). */
-static size_t join(char *out, size_t cap, size_t len, const char *first,
-		   va_list ap)
+static size_t join(char *out, size_t cap, size_t len,
+		   const char *const *list)
 {
-	for (const char *s = first; s; s = va_arg(ap, const char *)) {
-		size_t n = strlen(s);
+	for (; *list; list++) {
+		size_t n = strlen(*list);
 
 		if (len + n >= cap)
 			n = cap - 1 - len;
-		memcpy(out + len, s, n);
+		memcpy(out + len, *list, n);
 		len += n;
 	}
 	out[len] = '\0';
@@ -158,11 +159,11 @@ static int open_log(void)
 	return fd;
 }
 
-static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
+void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 {
 	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
 	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
-	size_t mlen = join(msg, sizeof(msg), 0, first, ap), slen, len = 0;
+	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0;
 	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
 
 	slen = strlen(h->script);
@@ -174,7 +175,7 @@ static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
 		struct timespec now = { 0, 0 };
 
 		/* raw: musl's clock_gettime/time bring the vDSO lookup */
-		syscall(SYS_clock_gettime, (long)CLOCK_REALTIME, &now);
+		sys_clock_gettime(CLOCK_REALTIME, &now);
 		syslog_time(stamp, now.tv_sec);
 		/* logger's tag is the user name: hotplug scripts run as root */
 		str_append(line, sizeof(line), &len, pri, 4);
@@ -201,14 +202,6 @@ static void vlog(struct hotplug *h, int level, const char *first, va_list ap)
 	write_all(2, line, len);
 }
 
-void hp_log_list(struct hotplug *h, int level, const char *first, ...)
-{
-	va_list ap;
-
-	va_start(ap, first);
-	vlog(h, level, first, ap);
-	va_end(ap);
-}
 
 /* ---- xenstore ------------------------------------------------------------ */
 
@@ -267,7 +260,7 @@ static void too_long(struct hotplug *h, const char *key, long ret, size_t cap)
 	if (ret != -E2BIG)
 		return;
 	hp_path(h, path, key);
-	num[fmt_u64(num, cap - 1)] = '\0';
+	num[fmt_u64_base(num, cap - 1, 10)] = '\0';
 	hp_fatal(h, "xenstore value of ", path, " is longer than ", num,
 		 " bytes");
 }
@@ -314,16 +307,17 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 
 /* The pairs (key, value) of ap in one transaction, retried while another
  * writer gets in first. The text "K V K V" for messages into shown. */
-static int write_pairs(struct hotplug *h, int log, const char *first,
-		       va_list ap, char *shown, size_t cap)
+static int write_pairs(struct hotplug *h, int log, const char *const *list,
+		       char *shown, size_t cap)
 {
 	const char *kv[16];
 	size_t n = 0, len = 0;
 	int ret;
 
 	shown[0] = '\0';
-	for (const char *s = first; s && n < ARRAY_SIZE(kv); s = va_arg(ap, const char *)) {
+	for (; *list && n < ARRAY_SIZE(kv); list++) {
 		char path[HP_PATH_MAX];
+		const char *s = *list;
 
 		kv[n++] = s;
 		if (n % 2 && hp_path(h, path, s) == 0)
@@ -359,27 +353,19 @@ static int write_pairs(struct hotplug *h, int log, const char *first,
 	return -EAGAIN;
 }
 
-int hp_write_list(struct hotplug *h, const char *key, ...)
+int hp_write_strv(struct hotplug *h, const char *const *list)
 {
 	char shown[HP_MSG_MAX];
-	va_list ap;
-	int ret;
 
-	va_start(ap, key);
-	ret = write_pairs(h, 1, key, ap, shown, sizeof(shown));
-	va_end(ap);
-	return ret;
+	return write_pairs(h, 1, list, shown, sizeof(shown));
 }
 
-void hp_write_or_die_list(struct hotplug *h, int log, const char *key, ...)
+void hp_write_or_die_strv(struct hotplug *h, int log,
+			  const char *const *list)
 {
 	char shown[HP_MSG_MAX];
-	va_list ap;
-	int ret;
+	int ret = write_pairs(h, log, list, shown, sizeof(shown));
 
-	va_start(ap, key);
-	ret = write_pairs(h, log, key, ap, shown, sizeof(shown));
-	va_end(ap);
 	if (ret < 0) {
 		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ",
 		       errno_text(-ret));
@@ -397,14 +383,11 @@ static _Noreturn void fail_status(struct hotplug *h, const char *status,
 	_exit(1);
 }
 
-_Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...)
+_Noreturn void hp_fatal_strv(struct hotplug *h, const char *const *list)
 {
 	char msg[HP_MSG_MAX];
-	va_list ap;
 
-	va_start(ap, first);
-	join(msg, sizeof(msg), 0, first, ap);
-	va_end(ap);
+	join(msg, sizeof(msg), 0, list);
 	fail_status(h, "error", msg);
 }
 
@@ -501,7 +484,7 @@ int hp_realpath(const char *path, char *out, size_t cap)
 
 	if (fd < 0)
 		return -errno;
-	proc[14 + fmt_u64(proc + 14, (uint64_t)fd)] = '\0';
+	proc[14 + fmt_u64_base(proc + 14, (uint64_t)fd, 10)] = '\0';
 	n = readlink(proc, out, cap - 1);
 	close(fd);
 	if (n < 0)
@@ -542,9 +525,8 @@ static int is_hook(int dirfd, const char *name, void *ctx)
 
 	(void)ctx;
 	/* call_hooks sources DIR/NAME.hook when executable ([ -x ]) */
-	/* raw: musl's faccessat carries an AT_EACCESS emulation (~0.5 KiB) */
 	return n > 5 && strcmp(name + n - 5, ".hook") == 0 &&
-	       syscall(SYS_faccessat, dirfd, name, X_OK) == 0;
+	       sys_faccessat(dirfd, name, X_OK) == 0;
 }
 
 int hp_have_hooks(const char *dir)

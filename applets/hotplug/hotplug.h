@@ -59,8 +59,8 @@ int hp_xs(struct hotplug *h);
  * daemon.LEVEL, the way `logger -p daemon.LEVEL -- "$0:" MSG` sends it
  * (`<PRI>Mmm dd hh:mm:ss root: $0: MSG`, time in UTC); without /dev/log,
  * "$0 MSG" on stderr as the scripts' fallback. */
-void hp_log_list(struct hotplug *h, int level, const char *first, ...);
-#define hp_log(h, level, ...) hp_log_list(h, level, __VA_ARGS__, STR_LIST_END)
+void hp_log_strv(struct hotplug *h, int level, const char *const *list);
+#define hp_log(h, level, ...) hp_log_strv(h, level, STR_LIST(__VA_ARGS__))
 
 /* path into out: XENBUS_PATH "/" key (key without a leading '/'), or key
  * itself when it starts with '/'. -ENAMETOOLONG when it does not fit. */
@@ -85,22 +85,23 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 /* The pairs key, value, ..., NULL written in one transaction (as one
  * `xenstore-write K V K V` call is): 0 or -errno. Logged as the scripts'
  * "Writing K V ... to xenstore." */
-int hp_write_list(struct hotplug *h, const char *key, ...);
-#define hp_write(h, ...) hp_write_list(h, __VA_ARGS__, STR_LIST_END)
+int hp_write_strv(struct hotplug *h, const char *const *list);
+#define hp_write(h, ...) hp_write_strv(h, STR_LIST(__VA_ARGS__))
 /* xenstore_write: hp_write, and on failure fatal "Writing K V to xenstore
  * failed.". hp_write_all_or_die: the same without the "Writing" line, for
  * a caller that logs each of the script's writes itself and makes them
  * one transaction. */
-void hp_write_or_die_list(struct hotplug *h, int log, const char *key, ...);
+void hp_write_or_die_strv(struct hotplug *h, int log,
+			  const char *const *list);
 #define hp_write_or_die(h, ...) \
-	hp_write_or_die_list(h, 1, __VA_ARGS__, STR_LIST_END)
+	hp_write_or_die_strv(h, 1, STR_LIST(__VA_ARGS__))
 #define hp_write_all_or_die(h, ...) \
-	hp_write_or_die_list(h, 0, __VA_ARGS__, STR_LIST_END)
+	hp_write_or_die_strv(h, 0, STR_LIST(__VA_ARGS__))
 
 /* fatal: hotplug-error = the strings, hotplug-status = error, the message
  * logged at err, exit 1. */
-_Noreturn void hp_fatal_list(struct hotplug *h, const char *first, ...);
-#define hp_fatal(h, ...) hp_fatal_list(h, __VA_ARGS__, STR_LIST_END)
+_Noreturn void hp_fatal_strv(struct hotplug *h, const char *const *list);
+#define hp_fatal(h, ...) hp_fatal_strv(h, STR_LIST(__VA_ARGS__))
 /* V=$(F) at the script's top level where F calls fatal MSG: MSG, then
  * the ERR trap's "$0 failed; error detected." (both written, logged). */
 _Noreturn void hp_fatal_subshell(struct hotplug *h, const char *msg);

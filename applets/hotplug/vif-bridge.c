@@ -89,7 +89,7 @@ static void set_mtu(struct vif *v, int index, const struct nl_link *br)
 	size_t len = 0;
 
 	if (hp_read(h, "mtu", mtu, sizeof(mtu)) <= 0) {
-		num[fmt_u64(num, br->mtu)] = '\0';
+		num[fmt_u64_base(num, br->mtu, 10)] = '\0';
 		memcpy(mtu, num, sizeof(num));
 		hp_log(h, HP_DEBUG, v->bridge, " MTU is ", mtu);
 	}

@@ -120,7 +120,7 @@ static void inet4_text(char out[16], const unsigned char a[4])
 	size_t len = 0;
 
 	for (int i = 0; i < 4; i++) {
-		len += fmt_u64(out + len, a[i]);
+		len += fmt_u64_base(out + len, a[i], 10);
 		out[len++] = i < 3 ? '.' : '\0';
 	}
 }

@@ -40,6 +40,14 @@ if built_ok allno "allnoconfig (multiplexer only)"; then
 	check "allnoconfig/--list is empty" "0 " "$RC $OUT"
 	run_capture bash -c "exec -a xl $mb/allno/forkless list"
 	check "allnoconfig/any other name: applet not found, 127" "127 forkless: applet not found: xl" "$RC ${ERR%$'\n'}"
+	# tests/lib.sh's need_applet: the one rule for a test whose applet is
+	# configured out (a SKIPPED line naming it and its symbol).
+	run_capture env FORKLESS="$mb/allno/forkless" bash -c '. tests/lib.sh; need_applet xen-dir mount.9p'
+	check "need_applet/missing applets: SKIPPED naming applet and symbol, status 1" \
+		"1 SKIPPED: xen-dir: applet xen-dir is not built in (Kconfig XEN_DIR: make menuconfig)
+SKIPPED: mount.9p: applet mount.9p is not built in (Kconfig MOUNT_9P: make menuconfig)" "$RC ${OUT%$'\n'}"
+	run_capture env FORKLESS="$TOP/forkless" bash -c '. tests/lib.sh; need_applet xen-dir'
+	check "need_applet/applet built in: silent, status 0" "0 " "$RC $OUT"
 fi
 
 for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
@@ -65,6 +73,9 @@ done
 size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
 s=$(size_of def-full)
 info "size: full_defconfig $s bytes, xen-wrapper-only_defconfig $(size_of def-xen-wrapper-only) bytes"
+# Budgets: every applet together (the default build grows with the Xen
+# hotplug and xen-init applets) within 96 KiB; the wrapper alone, the
+# binary a dom0 that wants nothing else installs, within 16 KiB.
 [ "$s" -le 98304 ] && pass "size/full <= 96 KiB ($s)" || fail "size/full <= 96 KiB" "$s bytes"
 s=$(size_of def-xen-wrapper-only)
 [ "$s" -le 16384 ] && pass "size/xen-wrapper-only <= 16 KiB ($s)" || fail "size/xen-wrapper-only <= 16 KiB" "$s bytes"

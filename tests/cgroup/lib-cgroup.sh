@@ -71,6 +71,20 @@ cg_default_mount() {
 		/proc/self/mountinfo | sed 's/\\040/ /g'
 }
 
+# cg_watch_ready OUT [NAME]: wait until a watcher started with -r, writing
+# to OUT, is ready (marked and walked): only the event loop reports a
+# cgroup made and removed after the walk, so $T/NAME is made and removed
+# until OUT has its line (10 s at most; 1: never).
+cg_watch_ready() {
+	local out=$1 name=${2:-ready} i
+	for ((i = 0; i < 200; i++)); do
+		mkdir "$T/$name" && rmdir "$T/$name"
+		grep -qF "	${T#"$M"}/$name" "$out" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Every directory below $1 (inclusive) as ID<TAB>PATH, sorted: the oracle
 # for listings (plain names only).
 cg_oracle_list() { find "$1" -type d -printf '%i\t%p\n' | sort; }

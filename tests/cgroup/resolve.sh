@@ -372,6 +372,27 @@ for args in "" "-x 1" "--bogus 1" "-p" "-l 1" "-w 5" "-p -l x" "-i 10 1" "-w -i 
 	[ "$RC" = 2 ] && [ -z "$OUT" ] && grep -q '^cgroup-resolve: ' <<<"$ERR" &&
 		pass "usage/exit-2 ($args)" || fail "usage/exit-2 ($args)" "exit $RC, out [$OUT] err [$ERR]"
 done
+# The one usage-error style of every applet: "APPLET: MESSAGE (try APPLET
+# --help)", the argument named (escaped as inputs are).
+while IFS='|' read -r args msg; do
+	expect "usage/message ($args)" 2 "" "cgroup-resolve: $msg (try cgroup-resolve --help)
+" -- $CR $args
+done <<'TABLE'
+|missing operand: expected ID... or -
+-p|missing operand: expected PATH...
+-x 1|unknown option -x
+-rq 1|unknown option -q
+--bogus 1|unknown option --bogus
+--walk=1 1|unknown option --walk=1
+-m|missing value for -m
+-l 1|-l and -w take no operands, not 1
+-p -l x|-p does not go with -l or -w
+-i 10 1|-i goes with -w only
+-w -i 0|-i wants milliseconds (1..2147483647), not 0
+- 1|- (IDs on stdin) goes alone
+TABLE
+expect "usage/message escapes the argument" 2 "" "cgroup-resolve: unknown option --\\033[2J (try cgroup-resolve --help)
+" -- $CR --$'\033[2J' 1
 run_capture $CR --help
 grep -q '^Exit status: 0' <<<"$OUT" && grep -q '2 usage error' <<<"$OUT" && [ "$RC" = 0 ] &&
 	pass usage/help || fail usage/help "exit $RC [$OUT]"

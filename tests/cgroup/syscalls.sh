@@ -74,26 +74,27 @@ root_lists=$(grep -c 'getdents64(.*= 0$' "$CG_WORK/miss.tr")
 check syscalls/misses-walk-once "$ndirs" "$root_lists"
 # Unknown ids spread over ~2.5 s. The rule, checked in the applet's own
 # clock rather than against wall-clock guesses (so a slow or loaded machine
-# cannot fail it): now_ns() is a raw clock_gettime, which strace shows, and
-# a walk starts with openat(MOUNT, "."). A miss re-walks if and only if it
-# comes at least 1 s after the end of the last walk.
+# cannot fail it): clock_ms() is a raw clock_gettime, which strace shows,
+# and a walk starts with openat(MOUNT, "."). A miss re-walks if and only if
+# it comes at least 1000 ms (in that clock: whole milliseconds) after the
+# end of the last walk.
 { for i in $(seq 1 25); do echo $((900000000 + i)); sleep 0.1; done; } |
 	strace -f -qq -o "$CG_WORK/miss2.tr" -e trace=openat,clock_gettime \
 		$CR -m "$M" --walk - >/dev/null
 rewalks=$(awk '
-	function t(   s, n) {   # the clock_gettime result, in seconds
+	function t(   s, n) {   # the clock_gettime result, as clock_ms() has it
 		match($0, /tv_sec=[0-9]+/); s = substr($0, RSTART + 7, RLENGTH - 7)
 		match($0, /tv_nsec=[0-9]+/); n = substr($0, RSTART + 8, RLENGTH - 8)
-		return s + n / 1e9
+		return s * 1000 + int(n / 1e6)
 	}
-	# a miss that did not walk: less than 1 s since the last walk
+	# a miss that did not walk: less than 1000 ms since the last walk
 	function no_walk() {
-		if (miss != "" && miss - end >= 1) bad = bad " missed@" miss - end
+		if (miss != "" && miss - end >= 1000) bad = bad " missed@" miss - end
 		miss = ""
 	}
 	/openat\([0-9]+, "\.",/ {
 		if (walks > 0 && miss == "") bad = bad " walk-without-miss"
-		if (walks > 0 && miss != "" && miss - end < 1) bad = bad " rewalk@" miss - end
+		if (walks > 0 && miss != "" && miss - end < 1000) bad = bad " rewalk@" miss - end
 		miss = ""; walking = 1; walks++; next
 	}
 	/clock_gettime\(/ {
@@ -104,7 +105,7 @@ info "misses over ~2.5 s: ${rewalks%% *} re-walks"
 # Each miss by the rule; and at least one re-walk, unless the machine was so
 # slow that every miss came within 1 s of the first walk's end.
 if [ "$rewalks" != "${rewalks%% *}" ]; then
-	fail syscalls/rewalk-at-most-once-a-second "re-walks, then violations (seconds since the last walk): $rewalks"
+	fail syscalls/rewalk-at-most-once-a-second "re-walks, then violations (ms since the last walk): $rewalks"
 elif [ "$rewalks" -ge 1 ]; then
 	pass syscalls/rewalk-at-most-once-a-second
 else

@@ -88,11 +88,7 @@ $sigint $CR -m "$M" -w -r >"$W" 2>"$W.err" &
 WPID=$! CG_KILL_PIDS+=" $WPID"
 # Ready means marked and walked: with no listing to wait for, cgroups are
 # made and removed until one is reported (only the event loop prints).
-for ((i = 0; i < 200; i++)); do
-	mkdir "$T/probe" && rmdir "$T/probe"
-	grep -qF "	$rel/probe" "$W" && break
-	sleep 0.05
-done
+cg_watch_ready "$W" probe
 mkdir "$T/quiet"
 wait_for "$W" "$rel/quiet"
 check watch/events-only-relative "+$(cg_id "$T/quiet")	$rel/quiet" \

@@ -39,6 +39,8 @@ static void fuzz_read_line(const char *d, size_t n)
 	CHECK(len < sizeof(out) && out[len] == '\0');
 	/* `read` never returns a line break, nor trailing unquoted blanks. */
 	CHECK(memchr(out, '\n', len) == NULL);
+	/* dash drops NUL bytes: the value is never cut at one. */
+	CHECK(memchr(out, '\0', len) == NULL);
 }
 
 static void fuzz_cgroup_id(const char *d, size_t n)
@@ -51,7 +53,7 @@ static void fuzz_cgroup_id(const char *d, size_t n)
 		return;
 	/* Whatever was accepted prints back as a decimal that parses to the
 	 * same id: the answer line of `-` mode names the right cgroup. */
-	k = fmt_u64(digits, id);
+	k = fmt_u64_base(digits, id, 10);
 	CHECK(cgr_parse_id(digits, k, &again) == 0 && again == id);
 }
 

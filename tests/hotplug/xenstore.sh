@@ -48,7 +48,7 @@ start=$(date +%s)
 hp_call "${VIF_ENV[@]}" -- vif-bridge online
 took=$(( $(date +%s) - start ))
 check "hotplug-xenstore/hung: status" 1 "$RC"
-check "hotplug-xenstore/hung: reported" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/vifname: Operation timed out" \
+check "hotplug-xenstore/hung: reported" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/vifname: Connection timed out" \
 	"$(hp_syslog | grep '<27>')"
 if [ "$took" -ge 29 ] && [ "$took" -le 35 ]; then
 	pass "hotplug-xenstore/hung: within the 30 s budget (${took} s)"

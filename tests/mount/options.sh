@@ -260,7 +260,7 @@ if need_root mount/names; then
 			fail mount/names/empty-group-file "exit $rc: $out"
 		chmod 000 "$T/passwd"
 		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mount.vboxsf" s /d -f -o uid=tuser 2>&1); rc=$?
-		[ $rc = 2 ] && [[ $out == *"cannot read /etc/passwd or /etc/group: Permission denied"* ]] &&
+		[ $rc = 2 ] && [[ $out == *"option '"'"'uid=tuser'"'"': cannot read /etc/passwd: Permission denied"* ]] &&
 			pass mount/names/unreadable-passwd-is-system-error ||
 			fail mount/names/unreadable-passwd-is-system-error "exit $rc: $out"
 	' || fail mount/names "the namespace test could not run (exit $?)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Unit tests of the pure helpers: each tests/unit/test_*.c is built with
-# gcc and ASan/UBSan against libcommon (minus the multicall parts, which
-# need the generated applet table) plus the sources its first line names:
+# gcc and ASan/UBSan against all of libcommon (helpers only: the applet
+# table and dispatch are core/'s) plus the sources its first line names:
 #   // sources: applets/xen.c
 . "$(dirname "$0")/../lib.sh"
 out=$TMPBASE/unit
@@ -14,7 +14,7 @@ sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
 	"$TOP/Config.in" "$TOP/build/gen/Config.applets.in" >"$out/symbols"
 "$TOP/config/gen-autoconf.sh" "$cfg" "$out/symbols" "$out/autoconf.h"
 
-lib=$(ls "$TOP"/libcommon/*.c | grep -v -e multicall.c -e install.c -e links.c)
+lib=$(ls "$TOP"/libcommon/*.c)
 for t in "$TOP"/tests/unit/test_*.c; do
 	name=$(basename "$t" .c)
 	extra=$(sed -n '1s,^// sources:,,p' "$t")

@@ -1,4 +1,4 @@
-// sources: applets/cgroup-resolve.c
+// sources: applets/cgroup-resolve.c applets/cgroup-index.c
 /* Unit tests of cgroup-resolve's pure parts: id parsing, mountinfo lines,
  * the visibility rule for readlink results, the index and its diff. */
 #include <errno.h>
@@ -142,6 +142,13 @@ static void test_index(void)
 		   path[0] == '\0');
 	UNIT_CHECK("cgroup/index-path-too-long",
 		   cgr_index_path(&a, z, path, 4) == -ENAMETOOLONG);
+	UNIT_CHECK("cgroup/index-child-by-name",
+		   cgr_index_child(&a, root, "y y", 3) == y &&
+		   cgr_index_child(&a, root, "x", 1) == x &&
+		   cgr_index_child(&a, x, "z", 1) == z &&
+		   cgr_index_child(&a, root, "y", 1) == CGR_NONE &&
+		   cgr_index_child(&a, root, "z", 1) == CGR_NONE &&
+		   cgr_index_child(&a, z, "z", 1) == CGR_NONE);
 	/* pre-order: root, x, z, y */
 	UNIT_CHECK("cgroup/index-preorder",
 		   cgr_index_next(&a, root) == x && cgr_index_next(&a, x) == z &&
@@ -170,7 +177,10 @@ static void test_index(void)
 		   cgr_index_hash_add(&a, w) == 0 &&
 		   cgr_index_find(&a, 1001) == w &&
 		   cgr_index_find(&a, 1003) == CGR_NONE);
-	cgr_index_remove(&a, w);
+	UNIT_CHECK("cgroup/index-child-removed-is-gone",
+		   cgr_index_child(&a, root, "again", 5) == w &&
+		   (cgr_index_remove(&a, w),
+		    cgr_index_child(&a, root, "again", 5) == CGR_NONE));
 
 	/* diff: a = {1, 10 /x, 12 /x/z}; b = {1, 10 /x, 13 /x/w, 12 /z} */
 	cgr_index_init(&b);

@@ -442,6 +442,20 @@ static const char *write_file(const char *name, const char *text, size_t len)
 	return path;
 }
 
+/* lookup_id for the checks below: the id into *id, the line kept. */
+static unsigned long looked_up_line;
+
+static int lookup(const char *path, const char *name, size_t len,
+		  uint32_t *id)
+{
+	struct id_lookup res;
+	int ret = lookup_id(path, name, len, &res);
+
+	*id = res.id;
+	looked_up_line = res.line;
+	return ret;
+}
+
 static void test_passwd(void)
 {
 	static char big[20000];
@@ -458,25 +472,28 @@ static void test_passwd(void)
 		       "al:x:1001:1001::/:/bin/sh\n"
 		       "bad:x:notanumber:1::/:/bin/sh\n"
 		       "last:x:4242:1::/:/bin/sh", 148);
-	UNIT_CHECK("passwd/alice", lookup_id_in_file(p, "alice", 5, &id) == 0
+	UNIT_CHECK("passwd/alice", lookup(p, "alice", 5, &id) == 0
 		   && id == 1000);
-	UNIT_CHECK("passwd/prefix-not-match", lookup_id_in_file(p, "ali", 3,
+	UNIT_CHECK("passwd/prefix-not-match", lookup(p, "ali", 3,
 		   &id) == -ENOENT);
-	UNIT_CHECK("passwd/short-name", lookup_id_in_file(p, "al", 2, &id) == 0
+	UNIT_CHECK("passwd/short-name", lookup(p, "al", 2, &id) == 0
 		   && id == 1001);
-	UNIT_CHECK("passwd/no-final-newline", lookup_id_in_file(p, "last", 4,
+	UNIT_CHECK("passwd/no-final-newline", lookup(p, "last", 4,
 		   &id) == 0 && id == 4242);
-	UNIT_CHECK("passwd/bad-id", lookup_id_in_file(p, "bad", 3, &id) ==
+	UNIT_CHECK("passwd/bad-id", lookup(p, "bad", 3, &id) ==
 		   -EINVAL);
-	UNIT_CHECK("passwd/missing", lookup_id_in_file(p, "nobody", 6, &id) ==
+	UNIT_CHECK("passwd/bad-id: its line", looked_up_line == 4);
+	UNIT_CHECK("passwd/the line of a name found", lookup(p, "last", 4,
+		   &id) == 0 && looked_up_line == 5);
+	UNIT_CHECK("passwd/missing", lookup(p, "nobody", 6, &id) ==
 		   -ENOENT);
-	UNIT_CHECK("passwd/colon-in-name", lookup_id_in_file(p, "root:x", 6,
+	UNIT_CHECK("passwd/colon-in-name", lookup(p, "root:x", 6,
 		   &id) == -ENOENT);
-	UNIT_CHECK("passwd/no-file", lookup_id_in_file("/nonexistent/passwd",
+	UNIT_CHECK("passwd/no-file", lookup("/nonexistent/passwd",
 		   "root", 4, &id) == -ENOENT);
 	/* group(5): the id is the third field too */
 	p = write_file("group", "root:x:0:\nstaff:x:50:alice,bob\n", 31);
-	UNIT_CHECK("group/staff", lookup_id_in_file(p, "staff", 5, &id) == 0 &&
+	UNIT_CHECK("group/staff", lookup(p, "staff", 5, &id) == 0 &&
 		   id == 50);
 	/* Names after a line longer than the read buffer, and lines that
 	 * straddle the 4 KiB chunk boundaries. */
@@ -489,11 +506,11 @@ static void test_passwd(void)
 				      "user%d:x:%d:1::/:/bin/sh\n", i, 5000 + i);
 	n += (size_t)snprintf(big + n, sizeof(big) - n, "zed:x:77:1::/:/bin/sh\n");
 	p = write_file("big", big, n);
-	UNIT_CHECK("passwd/after-long-line", lookup_id_in_file(p, "zed", 3,
+	UNIT_CHECK("passwd/after-long-line", lookup(p, "zed", 3,
 		   &id) == 0 && id == 77);
-	UNIT_CHECK("passwd/straddling", lookup_id_in_file(p, "user100", 7,
+	UNIT_CHECK("passwd/straddling", lookup(p, "user100", 7,
 		   &id) == 0 && id == 5100);
-	UNIT_CHECK("passwd/long-line-not-a-name", lookup_id_in_file(p, "xxxx",
+	UNIT_CHECK("passwd/long-line-not-a-name", lookup(p, "xxxx",
 		   4, &id) == -ENOENT);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
@@ -559,6 +576,10 @@ static void test_xenstore(void)
 	n = reply_msg(reply, XS_ERROR, 7, "ENOENT", 7);
 	UNIT_CHECK("xenstore/reply-error", xs_decode(reply, n, XS_READ, 7,
 		   &payload, &plen) == -ENOENT);
+	/* (found by fuzz/mountopt: "EAGAIN" read as an incomplete reply) */
+	n = reply_msg(reply, XS_ERROR, 7, "EAGAIN", 7);
+	UNIT_CHECK("xenstore/reply-error-eagain-is-no-partial-reply",
+		   xs_decode(reply, n, XS_READ, 7, &payload, &plen) == -EIO);
 	n = reply_msg(reply, XS_ERROR, 7, "EEXIST", 7);
 	UNIT_CHECK("xenstore/reply-error-eexist", xs_decode(reply, n,
 		   XS_WRITE, 7, &payload, &plen) == -EEXIST);

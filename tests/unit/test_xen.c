@@ -24,12 +24,17 @@ static int version_bad(const char *s, size_t len)
 	return xen_parse_version_value(s, len, &start, &n) < 0;
 }
 
-static const char *read_line(const char *s)
+static const char *read_line_n(const char *s, size_t n)
 {
 	static char out[64];
 
-	xen_shell_read_line(s, strlen(s), out, sizeof(out));
+	xen_shell_read_line(s, n, out, sizeof(out));
 	return out;
+}
+
+static const char *read_line(const char *s)
+{
+	return read_line_n(s, strlen(s));
 }
 
 int main(void)
@@ -62,6 +67,12 @@ int main(void)
 	UNIT_STREQ("read/backslash-newline joins", "xen", read_line("x\\\nen\n"));
 	UNIT_STREQ("read/quoted trailing blank kept", "xen ", read_line("xen\\ \n"));
 	UNIT_STREQ("read/empty", "", read_line("\n"));
+	/* dash's read drops NUL bytes wherever they are. */
+	UNIT_STREQ("read/NUL dropped, the rest kept", "xenjunk", read_line_n("xen\0junk\n", 9));
+	UNIT_STREQ("read/NUL inside", "xen", read_line_n("x\0en\n", 5));
+	UNIT_STREQ("read/NUL after a backslash", "xen", read_line_n("x\\\0en\n", 6));
+	UNIT_STREQ("read/NULs only", "", read_line_n("\0\0\n", 3));
+	UNIT_STREQ("read/NUL between blanks", "xen", read_line_n(" \0 xen \0\n", 9));
 
 	UNIT_CHECK("tool_path/builds", xen_tool_path(path, sizeof(path), "4.17", "xl") == 0);
 	UNIT_STREQ("tool_path/value", "/usr/lib/xen-4.17/bin/xl", path);

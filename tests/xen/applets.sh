@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root xen-applets || exit 0
+need_applet xen-utils-wrapper xen-version xen-dir xen xen-toolstack xen-toolstack-wrapper || exit 0
 
 STUB=$(build_stub) || { fail xen/stub "cannot build the stub tool"; exit 0; }
 EXEC_ARGV=$(build_exec_argv) || { fail xen/exec-argv "cannot build exec-argv"; exit 0; }
@@ -18,7 +19,7 @@ cp "$EXEC_ARGV" "$root/usr/bin/exec-argv"
 # ---- the multiplexer ------------------------------------------------------
 run_capture "$FORKLESS" --list
 check "multiplexer/--list has the Xen applets" \
-	"xen xen-dir xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version" \
+	"xen xen-dir xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version" \
 	"$(echo "$OUT" | grep '^xen' | tr '\n' ' ' | sed 's/ $//')"
 check "multiplexer/--list is sorted" "$(printf %s "$OUT" | LC_ALL=C sort)" "${OUT%$'\n'}"
 
@@ -36,7 +37,7 @@ check "multiplexer/--help: exit 0, lists applets" "0 1" "$RC $(grep -cx 'xen-ver
 run_capture "$FORKLESS" --help xen-dir
 check "multiplexer/--help APPLET" "0 Usage: xen-dir" "$RC $(head -1 <<<"$OUT")"
 run_capture "$FORKLESS" --bogus
-check "multiplexer/unknown option: exit 2" "2 forkless: unknown option: --bogus (try forkless --help)" "$RC ${ERR%$'\n'}"
+check "multiplexer/unknown option: exit 2" "2 forkless: unknown option --bogus (try forkless --help)" "$RC ${ERR%$'\n'}"
 run_capture "$FORKLESS" no-such-applet x
 check "multiplexer/unknown applet: exit 127" "127 forkless: applet not found: no-such-applet" "$RC ${ERR%$'\n'}"
 run_capture "$FORKLESS" --help no-such-applet
@@ -143,12 +144,22 @@ run_capture "$FORKLESS" --install "$hard"
 check "install/hard links again: exit 0, no temporary left" "0 " "$RC $(find "$hard" -name '*.forkless-new')"
 check "install/hard links: one inode for all" "1" \
 	"$(while read -r p; do stat -c %i "$hard/$p"; done <<<"$full" | sort -u | wc -l)"
-run_capture "$FORKLESS" --install "$base/missing-dir"
-check "install/missing DIR: exit 1 naming it" "1 forkless: $base/missing-dir: No such file or directory" "$RC ${ERR%$'\n'}"
-run_capture "$FORKLESS" --install
-check "install/no DIR: usage, exit 2" "2" "$RC"
-run_capture "$FORKLESS" --install -x "$inst"
-check "install/unknown option: exit 2" "2" "$RC"
+run_capture "$FORKLESS" --install "$base/missing-dir/sub"
+check "install/missing DIR: created 0755 (like install -d) and filled, exit 0" "0  755 1" \
+	"$RC $ERR $(stat -c %a "$base/missing-dir/sub" 2>&1) $(cmp -s "$FORKLESS" "$base/missing-dir/sub/usr/bin/forkless" && echo 1)"
+touch "$base/a-file"
+run_capture "$FORKLESS" --install "$base/a-file/dir"
+check "install/DIR that cannot be created: exit 1 naming it" "1 forkless: $base/a-file/dir: Not a directory" "$RC ${ERR%$'\n'}"
+expect "install/no DIR: usage, exit 2" 2 "" "forkless: usage: forkless --install [-s] DIR (try forkless --help)"$'\n' \
+	-- "$FORKLESS" --install
+expect "install/unknown option: exit 2, one usage style" 2 "" "forkless: unknown option -x (try forkless --help)"$'\n' \
+	-- "$FORKLESS" --install -x "$inst"
+expect "multiplexer/applet not found: the name escaped" 127 "" 'forkless: applet not found: nope\012x'$'\n' \
+	-- "$FORKLESS" $'nope\nx'
+expect "multiplexer/--help of no applet: escaped, 127" 127 "" 'forkless: applet not found: a\011b'$'\n' \
+	-- "$FORKLESS" --help $'a\tb'
+expect "multiplexer/unknown option: escaped" 2 "" 'forkless: unknown option --\033[2J (try forkless --help)'$'\n' \
+	-- "$FORKLESS" $'--\e[2J'
 mkdir -p "$base/ro" && touch "$base/ro/usr" 2>/dev/null
 run_capture "$FORKLESS" --install -s "$base/ro"
 check "install/a file where a directory must be: exit 1" "1" "$RC"

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root diff-debian || exit 0
+need_applet xen-utils-wrapper xen-version xen-dir xen xen-toolstack xen-toolstack-wrapper || exit 0
 
 DEBIAN_SCRIPTS=$(fetch_debian_scripts) ||
 	{ fail diff-debian/fetch "apt-get download xen-utils-common failed (network or apt lists?)"; exit 0; }
@@ -23,7 +24,8 @@ STATES="ok tool-missing tool-not-executable version-dir-missing other-version
 bin-dir-missing no-xen no-sysfs-dir type-newline-only type-kvm type-with-blanks
 type-two-words type-backslash version-blanks version-no-newline
 major-missing minor-missing type-empty-file type-no-newline type-control
-major-dotdot major-two-lines major-huge major-empty major-negative major-overflow"
+major-dotdot major-two-lines major-huge major-empty major-negative major-overflow
+type-nul-junk type-nul-inside type-nul-only"
 
 # Each command: a name and the argv to run in the root.
 run_cmd() {   # run_cmd ROOT NAME
@@ -63,7 +65,7 @@ version_error() {   # the message for a bad version state, or nothing
 	major-two-lines) echo "Invalid Xen version in $SYS/major: '4\\0125' $EXPECT_DOMAIN" ;;
 	major-negative) echo "Invalid Xen version in $SYS/major: '-4' $EXPECT_DOMAIN" ;;
 	major-overflow) echo "Invalid Xen version in $SYS/major: '99999999999' $EXPECT_DOMAIN" ;;
-	major-huge) echo "Invalid Xen version in $SYS/major: '$(printf '9%.0s' $(seq 32))...' $EXPECT_DOMAIN" ;;
+	major-huge) echo "Invalid Xen version in $SYS/major: '$(printf '9%.0s' $(seq 28))...' $EXPECT_DOMAIN" ;;
 	esac
 }
 # expected STATE CMD: sets E_RC E_OUT E_ERR and returns 0 for a documented

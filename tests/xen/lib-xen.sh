@@ -53,6 +53,7 @@ make_root() {
 	# Debian's xen-version is sourced by xen-dir and needs nothing else;
 	# the tool stubs are static. /dev/null for the wrapper's 2>/dev/null.
 	[ -e "$root/dev/null" ] || mknod -m 666 "$root/dev/null" c 1 3
+	[ -e "$root/dev/full" ] || mknod -m 666 "$root/dev/full" c 1 7
 	# A sanitizer build of forkless (tests/asan/suite.sh) is dynamic and
 	# reads /proc/self/maps: give it its libraries (in_root binds /proc).
 	mkdir -p "$root/proc"
@@ -128,6 +129,16 @@ set_state() {
 	major-empty) : >"$hv/version/major" ;;
 	major-negative) printf -- '-4\n' >"$hv/version/major" ;;
 	major-overflow) printf '99999999999\n' >"$hv/version/major" ;;
+	# NUL bytes: dash's `read` drops them.
+	type-nul-junk) printf 'xen\0junk\n' >"$hv/type" ;;
+	type-nul-inside) printf 'x\0en\n' >"$hv/type" ;;
+	type-nul-only) printf '\0\0\n' >"$hv/type" ;;
+	# Files that would block an open or a read (Debian's scripts hang:
+	# not for diff-debian.sh; tests/hostile/xen.sh runs them under timeout).
+	major-fifo) rm "$hv/version/major"; mkfifo "$hv/version/major" ;;
+	type-fifo) rm "$hv/type"; mkfifo "$hv/type" ;;
+	type-fifo-tool-missing) rm "$hv/type"; mkfifo "$hv/type"
+		rm "$root/usr/lib/xen-4.17/bin/xl" "$root/usr/lib/xen-4.17/bin/xentop" ;;
 	*) echo "set_state: unknown state $state" >&2; return 1 ;;
 	esac
 }

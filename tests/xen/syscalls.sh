@@ -7,6 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-xen.sh"
 need_root xen-syscalls || exit 0
+need_applet xen-utils-wrapper xen xen-version || exit 0
 command -v strace >/dev/null || { fail xen-syscalls "strace is not installed"; exit 0; }
 
 STUB=$(build_stub) || { fail xen/stub "cannot build the stub tool"; exit 0; }

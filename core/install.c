@@ -1,10 +1,12 @@
 /* install.c - `forkless --install [-s] DIR`.
  *
- * Installs the running binary as DIR/usr/bin/forkless (a hard link to
- * /proc/self/exe where the filesystem allows, else a copy), then every
- * path of --list-full as a hard link to it, or with -s as a relative
- * symlink (Debian's own layout: usr/sbin/xl -> ../lib/xen-common/bin/
- * xen-utils-wrapper). Relative links work the same in place, in a chroot
+ * Creates DIR (0755, like install -d) when it is missing. Installs the
+ * running binary as DIR/usr/bin/forkless (a hard link to /proc/self/exe
+ * where the filesystem allows, else a copy; nothing when the binary
+ * running is that file already, which a chroot without /proc can tell
+ * from AT_EXECFN), then every path of --list-full as a hard link to it,
+ * or with -s as a relative symlink (Debian's own layout: usr/sbin/xl ->
+ * ../lib/xen-common/bin/xen-utils-wrapper). Relative links work the same in place, in a chroot
  * and in an initramfs built on another machine. Each entry is created
  * under a temporary name and renamed over the old one, so an existing
  * tree is updated atomically, entry by entry. */
@@ -12,55 +14,59 @@
 #include <fcntl.h>
 #include <stdio.h>   /* renameat only: no stdio streams are used */
 #include <string.h>
+#include <sys/auxv.h>   /* AT_EXECFN */
 #include <sys/stat.h>   /* fchmod */
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "applet.h"
+#include "sys.h"   /* statx: musl's fstatat would add 1.5 KiB */
 
 struct install_ctx {
 	int rootfd;
+	int selffd;   /* /proc/self/exe */
 	int symlinks;
-	const char *root;
+	const char *root;   /* DIR as given */
+	const char *sep;    /* "/" between DIR and a path, "" when DIR ends
+			       with one: messages name /usr/bin/forkless */
 };
 
 static int fail(const struct install_ctx *ic, const char *path, int err)
 {
-	warn_msg(ic->root, "/", path, ": ", errno_text(err));
+	warn_msg(ic->root, ic->sep, path, ": ", errno_text(err));
 	return 1;
 }
 
-/* mkdir -p for the directories of path (relative to rootfd). */
-static int make_parents(int rootfd, const char *path)
+/* mkdir -p for the directories of path (relative to rootfd), and for
+ * path itself when all is set. */
+static int make_dirs(int rootfd, const char *path, int all)
 {
 	char dir[4096];
-	size_t len = 0;
+	const char *p = path;
 
-	for (const char *p = path; (p = strchr(p, '/')); p++) {
-		len = 0;
+	while ((p = strchr(p + 1, '/')) || (all && (p = strchr(path, 0)))) {
+		size_t len = 0;
+
 		if (str_append(dir, sizeof(dir), &len, path,
 			       (size_t)(p - path)) < 0)
 			return -ENAMETOOLONG;
 		if (mkdirat(rootfd, dir, 0755) < 0 && errno != EEXIST)
 			return -errno;
+		if (!*p)
+			break;
 	}
 	return 0;
 }
 
-static int copy_self(int rootfd, const char *tmp)
+static int copy_self(int in, int rootfd, const char *tmp)
 {
 	char buf[16384];
-	int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	int out, ret = 0;
 
-	if (in < 0)
-		return -errno;
 	out = openat(rootfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		     0755);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
+	if (out < 0)
+		return -errno;
 	for (;;) {
 		ssize_t n = read(in, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -76,7 +82,6 @@ static int copy_self(int rootfd, const char *tmp)
 		ret = -errno;
 	if (close(out) < 0 && ret == 0)
 		ret = -errno;
-	close(in);
 	return ret;
 }
 
@@ -96,7 +101,7 @@ static int replace_entry(const struct install_ctx *ic, const char *path,
 	size_t len = 0;
 	int ret;
 
-	if ((ret = make_parents(ic->rootfd, path)) < 0)
+	if ((ret = make_dirs(ic->rootfd, path, 0)) < 0)
 		return fail(ic, path, -ret);
 	tmp[0] = '\0';
 	if (str_append(tmp, sizeof(tmp), &len, path, strlen(path)) < 0 ||
@@ -119,7 +124,7 @@ static int make_binary(const struct install_ctx *ic, const char *path,
 	if (linkat(AT_FDCWD, "/proc/self/exe", ic->rootfd, tmp,
 		   AT_SYMLINK_FOLLOW) == 0)
 		return 0;
-	return copy_self(ic->rootfd, tmp);
+	return copy_self(ic->selffd, ic->rootfd, tmp);
 }
 
 /* A link: relative symlink to link_to (-s), else a hard link to the
@@ -144,6 +149,40 @@ static int install_link(const char *path, const char *link_to, void *ctx)
 	return replace_entry(ctx, path, link_to, make_link);
 }
 
+/* DIR, created when it is missing (mkdir -p; DIR itself 0755 whatever
+ * the umask, like install -d): an fd, or -1 with errno set. */
+static int open_root(const char *root)
+{
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
+
+	if (fd >= 0 || errno != ENOENT || !root[0])
+		return fd;
+	if ((ret = make_dirs(AT_FDCWD, root, 1)) < 0) {
+		errno = -ret;
+		return -1;
+	}
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		fchmod(fd, 0755);
+	return fd;
+}
+
+/* Is the binary at DIR/usr/bin/forkless the one running? Asked of the
+ * path we were executed by (AT_EXECFN), which needs no /proc. */
+static int binary_in_place(const struct install_ctx *ic)
+{
+	const char *execfn = (const char *)getauxval(AT_EXECFN);
+	struct sys_statx self, dst;
+
+	return execfn &&
+	       sys_statx(AT_FDCWD, execfn, 0, SYS_STATX_BASIC, &self) == 0 &&
+	       sys_statx(ic->rootfd, FORKLESS_INSTALL_PATH, 0,
+			 SYS_STATX_BASIC, &dst) == 0 &&
+	       self.ino == dst.ino && self.dev_major == dst.dev_major &&
+	       self.dev_minor == dst.dev_minor;
+}
+
 int forkless_install(int argc, char **argv)
 {
 	struct install_ctx ic = { .symlinks = 0 };
@@ -155,16 +194,22 @@ int forkless_install(int argc, char **argv)
 		if (c == 's')
 			ic.symlinks = 1;
 		else
-			die_msg(2, "--install: unknown option -",
-				(char[]){ (char)os.bad_option, 0 },
-				" (usage: forkless --install [-s] DIR)");
+			die_optscan(2, &os, c);
 	}
 	if (os.noperands != 1)
-		die_msg(2, "usage: forkless --install [-s] DIR");
+		die_usage(2, "usage: forkless --install [-s] DIR");
 	ic.root = os.operands[0];
-	ic.rootfd = open(ic.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ic.rootfd = open_root(ic.root);
 	if (ic.rootfd < 0)
 		die_msg(1, ic.root, ": ", errno_text(errno));
+	ic.sep = ic.root[0] && ic.root[strlen(ic.root) - 1] == '/' ? "" : "/";
+	if (binary_in_place(&ic))
+		return for_each_install_link(install_link, &ic) ? 1 : 0;
+	ic.selffd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (ic.selffd < 0)
+		die_msg(1, ic.root, ic.sep, FORKLESS_INSTALL_PATH,
+			": cannot copy the running binary from /proc/self/exe: ",
+			errno_text(errno), " (is /proc mounted?)");
 	if (replace_entry(&ic, FORKLESS_INSTALL_PATH, NULL, make_binary))
 		return 1;
 	return for_each_install_link(install_link, &ic) ? 1 : 0;

@@ -1,37 +1,29 @@
-/* multicall.c - main(): dispatch on argv[0], and the `forkless` multiplexer.
+/* main.c - main(): run what dispatch() chose; the `forkless` multiplexer.
  *
- * The hot path is a Xen tool name (xl, xentop...): basename, one prefix
- * compare, a miss in a table of a handful of names, then the wrapper. No
- * syscall happens here. */
+ * The path from the ELF entry point to an applet: entry.c (musl/x86_64)
+ * asks dispatch() and runs the applet's early hook, if any, before libc
+ * starts; then libc calls main() here, which asks dispatch() again and
+ * runs the applet (run_applet), or the multiplexer for "forkless*". */
 #include <string.h>
 #include <unistd.h>
 
 #include "libcommon.h"
-#include "applet_table.h"   /* generated from the //applet: lines */
+#include "applet.h"
 
-const struct applet *applet_table(size_t *count)
+static int print_usage(const struct applet *a)
 {
-	*count = ARRAY_SIZE(applets) - 1;   /* minus the sentinel */
-	return applets;
+	return stdout_status(write_strs(1, a->usage[0] ? a->usage
+					: "(help text not configured in)\n"));
 }
 
-const struct applet *find_applet(const char *name)
-{
-	for (const struct applet *a = applets; a->name; a++)
-		if (strcmp(a->name, name) == 0)
-			return a;
-	return NULL;
-}
-
+/* Run a with argv: set the message prefix, answer --help from the table
+ * unless its arguments all belong to the program it runs. */
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
 	if (!(a->flags & (APPLET_ARGS_PASSTHROUGH | APPLET_OWN_HELP)) &&
-	    argc >= 2 &&
-	    strcmp(argv[1], "--help") == 0) {
-		return stdout_status(write_strs(1, a->usage[0] ? a->usage
-					 : "(help text not configured in)\n"));
-	}
+	    argc >= 2 && strcmp(argv[1], "--help") == 0)
+		return print_usage(a);
 	return a->main(argc, argv);
 }
 
@@ -76,7 +68,18 @@ static int list_applets(int full)
 	return ret;
 }
 
-static int multiplexer(int argc, char **argv)
+/* `forkless ARGS`: --list, --install, --help, or the named applet. */
+
+/* 127, naming the name as messages show inputs (a name from argv may hold
+ * any byte: escaped, cut to SHOWN_MAX). */
+static _Noreturn void not_found(const char *name)
+{
+	char shown[4 * SHOWN_MAX + 4];
+
+	die_msg(127, "applet not found: ",
+		shown_input(shown, sizeof(shown), name, strlen(name)));
+}
+static int forkless_main(int argc, char **argv)
 {
 	const char *arg = argc > 1 ? argv[1] : NULL;
 	const struct applet *a;
@@ -93,12 +96,9 @@ static int multiplexer(int argc, char **argv)
 			return stdout_status(ret ? ret : list_applets(0));
 		}
 		a = find_applet(argv[2]);
-		if (!a) {
-			warn_msg("applet not found: ", argv[2]);
-			return 127;
-		}
-		return stdout_status(write_strs(1, a->usage[0] ? a->usage
-					 : "(help text not configured in)\n"));
+		if (!a)
+			not_found(argv[2]);
+		return print_usage(a);
 	}
 	if (strcmp(arg, "--list") == 0 || strcmp(arg, "--list-full") == 0)
 		return stdout_status(list_applets(arg[6] == '-'));
@@ -109,30 +109,21 @@ static int multiplexer(int argc, char **argv)
 		return forkless_install(argc - 1, argv + 1);
 	}
 	if (arg[0] == '-')
-		die_msg(2, "unknown option: ", arg,
-			" (try forkless --help)");
-	a = find_applet(path_basename(arg));
+		die_usage_arg(2, "unknown option ", arg);
+	a = dispatch_multiplexed(path_basename(arg));
 	if (a)
 		return run_applet(a, argc - 1, argv + 1);
-	/* `forkless xl list`: a configured Xen tool name runs the wrapper;
-	 * any other name is a typo, not a Xen tool to look for. */
-	if (ENABLE_XEN_UTILS_WRAPPER && is_wrapped_tool(path_basename(arg)))
-		return xen_utils_wrapper_main(argc - 1, argv + 1);
-	die_msg(127, "applet not found: ", arg);
+	not_found(arg);
 }
 
 int main(int argc, char **argv)
 {
 	const char *name = dispatch_name(argc > 0 ? argv[0] : NULL);
-	const struct applet *a;
+	const struct applet *a = dispatch(name);
 
-	if (strncmp(name, "forkless", 8) == 0)
-		return multiplexer(argc, argv);
-	a = find_applet(name);
+	if (a == &dispatch_multiplexer)
+		return forkless_main(argc, argv);
 	if (a)
 		return run_applet(a, argc, argv);
-	/* Any other name is a Xen tool behind Debian's wrapper symlinks. */
-	if (ENABLE_XEN_UTILS_WRAPPER)
-		return xen_utils_wrapper_main(argc, argv);
-	die_msg(127, "applet not found: ", name);
+	not_found(name);
 }
