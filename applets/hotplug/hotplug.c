@@ -5,7 +5,7 @@
 //config:menu "Xen hotplug scripts (libxl's vif-bridge, vif-route, block)"
 //config:
 //config:config HOTPLUG_VIF_BRIDGE
-//config:	bool "vif-bridge: a vif on a bridge, by netlink (~2.2 KiB; ~13 KiB alone)"
+//config:	bool "vif-bridge: a vif on a bridge, by netlink (~4 KiB; ~12.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
@@ -14,18 +14,18 @@
 //config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
 //config:	  client, locks, syslog, the fallback; netlink for the vif
-//config:	  scripts): ~10.5 KiB of the ~13 KiB one costs alone. All
-//config:	  three cost ~26 KiB (musl static, -Os, help texts on).
+//config:	  scripts): ~9-10 KiB of the ~12-15.5 KiB one costs alone. All
+//config:	  three cost ~26 KiB (musl static, -Os, LTO, help texts on).
 //config:
 //config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~2.2 KiB; ~13 KiB alone)"
+//config:	bool "vif-route: a routed vif, by netlink (~2.7 KiB; ~12 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
 //config:	  address on the vif, proxy ARP, a route per guest address.
 //config:
 //config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~10 KiB; ~16 KiB alone)"
+//config:	bool "block: phy: and file: disks, loop devices (~10 KiB; ~15.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
