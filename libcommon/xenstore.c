@@ -213,7 +213,7 @@ long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 {
 	char msg[XS_MSG_MAX];
 	const char *payload;
-	uint32_t plen;
+	uint32_t plen = 0;   /* set when ret is 0 (LTO cannot tell) */
 	size_t n;
 	int ret;
 
