@@ -161,7 +161,7 @@ install: $(BIN)
 # libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
 # and ASan/UBSan builds).
 TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
-	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev
+	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup
 
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)

@@ -90,6 +90,7 @@
 //config:config MOUNT_9P
 //config:	bool "mount.9p: 9p shares, virtio and Xen (~1.6 KiB; ~14 KiB alone)"
 //config:	default y
+//config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /sbin/mount.9p with fast defaults (trans=virtio,
 //config:	  version=9p2000.L, msize=512000; a ring-sized msize for Xen).

@@ -31,6 +31,9 @@ for tool in "$@"; do
 		strace|dash|file|cpio|python3|mount) pkg=${tool##*/} ;;
 		unshare|setpriv|nsenter) pkg=util-linux ;;
 		qemu-system-x86_64) pkg=qemu-system-x86 ;;
+		brctl) pkg=bridge-utils ;;
+		ip) pkg=iproute2 ;;
+		losetup) pkg=mount ;;
 		*) echo "$who: $tool not found and no Debian package known for it" >&2
 		   exit 1 ;;
 		esac ;;

@@ -18,7 +18,11 @@
 /* One string of NUL-separated texts, indexed by errno_codes[]: a table of
  * pointers would cost more than the texts themselves (relocated 8-byte
  * pointers in .data.rel.ro). */
-#define ERRNO_TEXTS(X) \
+/* N(): the network errnos, only where something that reports them is
+ * built (ERRNO_TEXTS_NET, selected by the applets that use sockets: a 9p
+ * trans=tcp mount, the hotplug applets' netlink and syslog); the
+ * Xen-wrapper-only build cannot meet them and keeps its 16 KiB. */
+#define ERRNO_TEXTS(X, N) \
 	X(EPERM, "Operation not permitted") \
 	X(ENOENT, "No such file or directory") \
 	X(EINTR, "Interrupted system call") \
@@ -51,21 +55,27 @@
 	X(ELOOP, "Symbolic link loop") \
 	X(EPROTO, "Protocol error") \
 	X(EBADFD, "File descriptor in bad state") \
-	X(EPROTONOSUPPORT, "Protocol not supported") \
+	N(EPROTONOSUPPORT, "Protocol not supported") \
 	X(EOPNOTSUPP, "Not supported") \
-	X(ENETUNREACH, "Network is unreachable") \
-	X(ECONNRESET, "Connection reset by peer") \
-	X(ENOTCONN, "Transport endpoint is not connected") \
+	N(ENETUNREACH, "Network is unreachable") \
+	N(ECONNRESET, "Connection reset by peer") \
+	N(ENOTCONN, "Transport endpoint is not connected") \
 	X(ETIMEDOUT, "Connection timed out") \
-	X(ECONNREFUSED, "Connection refused") \
-	X(EHOSTUNREACH, "No route to host") \
+	N(ECONNREFUSED, "Connection refused") \
+	N(EHOSTUNREACH, "No route to host") \
 	X(ESTALE, "Stale file handle") \
 	X(EDQUOT, "Disk quota exceeded")
 
 #define X_CODE(e, t) e,
 #define X_TEXT(e, t) t "\0"
-static const unsigned short errno_codes[] = { ERRNO_TEXTS(X_CODE) };
-static const char errno_strings[] = ERRNO_TEXTS(X_TEXT);
+#define X_NONE(e, t)
+#if ENABLE_ERRNO_TEXTS_NET
+static const unsigned short errno_codes[] = { ERRNO_TEXTS(X_CODE, X_CODE) };
+static const char errno_strings[] = ERRNO_TEXTS(X_TEXT, X_TEXT);
+#else
+static const unsigned short errno_codes[] = { ERRNO_TEXTS(X_CODE, X_NONE) };
+static const char errno_strings[] = ERRNO_TEXTS(X_TEXT, X_NONE);
+#endif
 
 const char *errno_text(int err)
 {

@@ -7,6 +7,7 @@
 //config:config HOTPLUG_VIF_BRIDGE
 //config:	bool "vif-bridge: a vif on a bridge, by netlink (~4 KiB; ~12.5 KiB alone)"
 //config:	default y
+//config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
 //config:	  in one process instead of ~40: the bridge choice, vifname,
@@ -20,6 +21,7 @@
 //config:config HOTPLUG_VIF_ROUTE
 //config:	bool "vif-route: a routed vif, by netlink (~2.7 KiB; ~12 KiB alone)"
 //config:	default y
+//config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
 //config:	  address on the vif, proxy ARP, a route per guest address.
@@ -27,6 +29,7 @@
 //config:config HOTPLUG_BLOCK
 //config:	bool "block: phy: and file: disks, loop devices (~10 KiB; ~15.5 KiB alone)"
 //config:	default y
+//config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
 //config:	  process instead of 27-150: the sharing check in one

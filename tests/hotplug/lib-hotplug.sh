@@ -23,8 +23,8 @@
 #
 # Debian's scripts and clients come from `apt-get download` of
 # xen-utils-common, xenstore-utils, libxenstore4, libxentoolcore1 into
-# build/hotplug-debs (cached); brctl from bridge-utils (installed with
-# apt-get when missing, as .ci/run does).
+# build/hotplug-debs (cached); brctl (bridge-utils), ip and losetup are
+# host tools that `make check` installs (TEST_TOOLS in the Makefile).
 
 HP_DEBS=$TOP/build/hotplug-debs
 XS_ROOT=$HP_DEBS/root
@@ -34,22 +34,18 @@ HP_PATH=/usr/sbin:/usr/bin:/sbin:/bin:$XS_ROOT/usr/bin
 hp_prepare() {
 	local name=$1 p missing=
 	need_root "$name" || return 1
-	for p in python3 strace unshare ip losetup; do
+	for p in python3 strace unshare ip losetup brctl; do
 		command -v "$p" >/dev/null || missing="$missing $p"
 	done
 	if [ -n "$missing" ]; then
 		fail "$name" "missing tools:$missing (.ci/run installs them)"
 		return 1
 	fi
-	if ! command -v brctl >/dev/null; then
-		apt-get install -y -q bridge-utils >/dev/null 2>&1 ||
-			{ fail "$name" "brctl missing (Debian: bridge-utils)"; return 1; }
-	fi
 	if ! [ -x "$XS_ROOT/usr/bin/xenstore-read" ] || ! [ -f "$XS_ROOT/etc/xen/scripts/vif-bridge" ]; then
 		mkdir -p "$HP_DEBS" && rm -rf "$XS_ROOT"
 		( cd "$HP_DEBS" && apt-get download xen-utils-common xenstore-utils \
 			libxenstore4 libxentoolcore1 >/dev/null 2>&1 ) ||
-			{ skip "$name" "apt-get download of Debian's Xen packages failed"; return 1; }
+			{ fail "$name" "apt-get download of Debian's Xen packages failed"; return 1; }
 		for p in "$HP_DEBS"/xen-utils-common_*.deb "$HP_DEBS"/xenstore-utils_*.deb \
 			"$HP_DEBS"/libxenstore4_*.deb "$HP_DEBS"/libxentoolcore1_*.deb; do
 			dpkg -x "$p" "$XS_ROOT" || { fail "$name" "dpkg -x $p"; return 1; }
