@@ -120,20 +120,19 @@ static void syslog_time(char out[16], time_t t)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	long days = (long)(t / 86400), secs = (long)(t % 86400);
-	long y, m, d, era, doe, yoe, doy, mp;
+	long m, d, era, doe, yoe, doy, mp;
 
-	/* Days to a civil date (H. Hinnant's algorithm): no localtime, no
-	 * TZ file; syslog daemons stamp local messages themselves anyway. */
+	/* Days to month and day (H. Hinnant's civil-date algorithm, the year
+	 * left out): no localtime, no TZ file; syslog daemons stamp local
+	 * messages themselves anyway. */
 	days += 719468;
 	era = days / 146097;
 	doe = days - era * 146097;
 	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
 	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
 	mp = (5 * doy + 2) / 153;
 	d = doy - (153 * mp + 2) / 5 + 1;
 	m = mp < 10 ? mp + 3 : mp - 9;
-	(void)y;
 	memcpy(out, months + (m - 1) * 3, 3);
 	out[3] = ' ';
 	out[4] = d < 10 ? ' ' : (char)('0' + d / 10);
