@@ -159,9 +159,11 @@ install: $(BIN)
 # file, qemu-system-x86 and cpio (real Xen under QEMU; Xen, the kernel and
 # busybox-static are only downloaded, into build/), clang and
 # libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
-# and ASan/UBSan builds).
+# and ASan/UBSan builds), bridge-utils, iproute2, losetup and net-tools
+# (the hotplug tests run Debian's vif-bridge, block and vif-route with them).
 TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
-	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup
+	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
+	pkg:e2fsprogs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)

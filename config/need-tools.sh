@@ -34,6 +34,7 @@ for tool in "$@"; do
 		brctl) pkg=bridge-utils ;;
 		ip) pkg=iproute2 ;;
 		losetup) pkg=mount ;;
+		ifconfig) pkg=net-tools ;;
 		*) echo "$who: $tool not found and no Debian package known for it" >&2
 		   exit 1 ;;
 		esac ;;

@@ -49,16 +49,41 @@ hp_reset() {
 	vbd_keys 1 51712 "$IMG" w
 }
 state() {
-	echo "rc $RC"
-	grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' "$HP/xs/tree"
-	losetup -l -n -O NAME,BACK-FILE,RO | sed "s|$HP/|HP/|"
-	hp_syslog
+	{
+		echo "rc $RC"
+		grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' "$HP/xs/tree"
+		losetup -l -n -O NAME,BACK-FILE,RO | sed "s|$HP/|HP/|"
+		hp_syslog
+	} | loops_named
+}
+# Loop devices are the machine's: another user may take loopN between the
+# two runs of a scenario, so the ones the scripts attach are compared as
+# loopX / 7:X (the test's own phy: disks keep their names); that node and
+# physical-device agree is checked on forkless's side.
+loops_named() {
+	local keep
+	keep=$(losetup -l -n -O NAME,BACK-FILE | awk -v a="$HP/phys.img" -v b="$HP/fs.img" \
+		'$2 == a || $2 == b { sub("/dev/loop", "", $1); printf "%s ", $1 }')
+	awk -v keep="$keep" '
+	BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) { kept["/dev/loop" k[i]] = 1; kept[sprintf("7:%x", k[i])] = 1 } }
+	{
+		out = ""; s = $0
+		while (match(s, /\/dev\/loop[0-9]+|7:[0-9a-f]+/)) {
+			t = substr(s, RSTART, RLENGTH)
+			if (!(t in kept)) t = (t ~ /^7:/) ? "7:X" : "/dev/loopX"
+			out = out substr(s, 1, RSTART - 1) t; s = substr(s, RSTART + RLENGTH)
+		}
+		print out s
+	}'
 }
 
 scenario file-add-w : "${BLK_ENV[@]}" -- block add
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
 grep -q "HP/disk.img *0$" "$HP/file-add-w.forkless" || fail "block/file-add-w: read-write loop" "$(cat "$HP/file-add-w.forkless")"
+node=$(xs read $BE/node)
+check "block/file-add-w: physical-device is node's, path is node" "$(stat -L -c %t:%T "$node") $node $node" \
+	"$(xs read $BE/physical-device) $(xs read $BE/physical-device-path) $(losetup -j "$IMG" -n -O NAME)"
 
 s_ro() { xs write $BE/mode r; }
 scenario file-add-r s_ro "${BLK_ENV[@]}" -- block add
@@ -103,7 +128,7 @@ scenario remove-without-node : "${BLK_ENV[@]}" -- block remove
 has remove-without-node "<27>TIME root: /etc/xen/scripts/block: xenstore-read $BE/node failed."
 
 s_badnode() { xs write $BE/node /dev/loop250; }
-FIXUP='/block: remove XENBUS_PATH/a <27>TIME root: /etc/xen/scripts/block: losetup -d /dev/loop250: No such device or address' \
+FIXUP='/block: remove XENBUS_PATH/a <27>TIME root: /etc/xen/scripts/block: losetup -d /dev/loopX: No such device or address' \
 scenario remove-bad-node s_badnode "${BLK_ENV[@]}" -- block remove
 has remove-bad-node "/local/domain/0/$BE/hotplug-error=/etc/xen/scripts/block failed; error detected."
 
@@ -240,6 +265,15 @@ hp_use debian block
 HP_STRACE=$HP/walk-debian.strace hp_call "${BLK_ENV[@]}" -- block add
 info "Debian's block add with 41 disks known: $(hp_procs "$HP/walk-debian.strace") processes (status $RC, $(xs read $BE/hotplug-status))"
 hp_use forkless block
+
+# A hand-over after xenstore was read, without the diverted script: the
+# error still reaches xenstore (the connection is opened again).
+hp_reset; s_vanished; mv /etc/xen/scripts/block.distrib "$HP/block.distrib"
+hp_call "${BLK_ENV[@]}" -- block add
+check "block/no-distrib: hotplug-error" \
+	"1 error cannot run /etc/xen/scripts/block.distrib (params is neither a block device nor a file): No such file or directory" \
+	"$RC $(xs read $BE/hotplug-status) $(xs read $BE/hotplug-error)"
+mv "$HP/block.distrib" /etc/xen/scripts/block.distrib
 
 # A value longer than forkless holds is an error naming it, not a
 # default or a cut value (Debian's script reads any length).
