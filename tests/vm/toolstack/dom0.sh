@@ -166,6 +166,7 @@ for t in $WRAPPED; do
 	echo $? >>$O/d.err
 	mask "$( [ $t = xl ] && echo list || echo $t)" <$O/l.out >$O/l.outm
 	mask "$( [ $t = xl ] && echo list || echo $t)" <$O/d.out >$O/d.outm
+	echo "$t $(safe_args $t): $(tail -n 1 $O/d.err) $(head -n 1 $O/d.out $O/d.err | tr '\n' ' ' | head -c 100)" >>$O/wrapped.txt
 	[ "$last" = $BIN/$t ] || { bad="$bad $t(exec: $last)"; continue; }
 	cmp -s $O/l.outm $O/d.outm && cmp -s $O/l.err $O/d.err ||
 		bad="$bad $t(output: [$(oneline $O/l.err)] vs [$(oneline $O/d.err)])"
@@ -214,7 +215,7 @@ fail_with() { # CHECK CONSOLE XLLOG DETAILS...
 	shift 3
 	fail "$n" "$*"
 	show_log "$c" 12
-	show_log "$x" 12 'libxl: (error|warning)|xl: |error|timeout'
+	show_log "$x" 12 '^libxl: (error|warning)|^xl|[Ee]rror|[Ff]ail|timeout'
 }
 
 # One domU checked end to end, then shut down cleanly. `xl create -c` (the guest's console
