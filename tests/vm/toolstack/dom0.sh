@@ -31,18 +31,22 @@ show_log() { # FILE LINES [REGEX]
 }
 # `xl ...` with -vvv and each stderr line stamped with the time it was read
 stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
-# wait_for FILE TEXT SECONDS: until TEXT is in FILE
+# wait_for FILE TEXT SECONDS [PID]: until TEXT is in FILE (no longer once PID has gone)
 wait_for() {
 	local i=0
 	while [ $i -lt $(($3 * 2)) ]; do
 		grep -aq "$2" "$1" 2>/dev/null && return 0
+		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && ! grep -aq "$2" "$1" 2>/dev/null && return 1
 		sleep 0.5
 		i=$((i + 1))
 	done
 	return 1
 }
-strace_xl() { # OUT CMD...: all processes of CMD, with times
-	strace -f -q -ttt --seccomp-bpf -e trace=process -o "$@"
+# All processes of CMD, with times: the calls that make a process or a program (and the
+# exits, which strace reports anyway). Nothing else stops the tracee (--seccomp-bpf): under
+# TCG a ptrace stop is dear, and libxl kills a hotplug script after 40 s.
+strace_xl() { # OUT CMD...
+	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o "$@"
 }
 
 # ---- 1. dom0 bring-up ------------------------------------------------------------------------
@@ -90,6 +94,7 @@ else
 	exit 1
 fi
 
+T_UP=$SECONDS
 # ---- 2. the tools through forkless's links, against the same tools run directly ---------------
 # The CPU-time columns change between two runs and are masked: xl list's Time(s), xl
 # vcpu-list's Time(s), xentop's CPU(sec) and CPU(%). xl vcpu-list also shows which vCPU runs
@@ -132,8 +137,9 @@ grep -q '^name = "Domain-0"' $O/xenstore-ls.txt && grep -q '^domid = "0"' $O/xen
 # the real tool, and the answer is the one the tool gives when run directly. Each tool gets
 # a call that only reads or prints its usage: most print usage when run without arguments;
 # the daemons (xenstored, oxenstored, xenconsoled) and xentrace (which would start tracing
-# to stdout) get --help; xl and xentop their read-only list. xen-lowmemd has no option at
-# all and is a daemon: for it the exec of the real tool is made to fail (strace -P PATH
+# to stdout) get --help; xl and xentop their read-only list. Two have no safe call:
+# xen-lowmemd has no option at all and is a daemon, xen-mceinj without arguments injects a
+# machine check. For them the exec of the real tool is made to fail (strace -P PATH
 # inject, which touches only the execve of that path),
 # which shows where forkless went without running it.
 safe_args() {
@@ -150,7 +156,7 @@ for t in $WRAPPED; do
 	link=/usr/sbin/$t
 	[ -e $link ] || link=/usr/bin/$t
 	[ "$(readlink -f $link)" = /usr/bin/forkless ] || { bad="$bad $t(link: $(readlink -f $link))"; continue; }
-	if [ $t = xen-lowmemd ]; then
+	if [ $t = xen-lowmemd ] || [ $t = xen-mceinj ]; then
 		strace -f -qq -P $BIN/$t -e trace=execve -e inject=execve:error=ENOEXEC -o $O/x.trace \
 			timeout 30 $link </dev/null >/dev/null 2>&1
 		grep -q "^[0-9]* *execve(\"$BIN/$t\", .* = -1 ENOEXEC .*(INJECTED)" $O/x.trace ||
@@ -158,7 +164,7 @@ for t in $WRAPPED; do
 		continue
 	fi
 	# shellcheck disable=SC2046
-	strace -f -qq -e trace=execve -o $O/x.trace timeout 30 $link $(safe_args $t) </dev/null >$O/l.out 2>$O/l.err
+	strace -f -qq --seccomp-bpf -e trace=execve -o $O/x.trace timeout 30 $link $(safe_args $t) </dev/null >$O/l.out 2>$O/l.err
 	echo $? >>$O/l.err
 	last=$(grep -E 'execve\(.* = 0$' $O/x.trace | tail -n 1 | sed 's/^[0-9]* *execve("\([^"]*\)".*/\1/')
 	# shellcheck disable=SC2046
@@ -173,7 +179,7 @@ for t in $WRAPPED; do
 done
 [ $n -gt 20 ] && [ -z "$bad" ] && pass "wrapped-names-reach-real-tools" ||
 	fail wrapped-names-reach-real-tools "$n names checked; wrong:$bad"
-info "xen-toolstack: $n wrapped names checked:$WRAPPED"
+info "xen-toolstack: $n wrapped names checked:$WRAPPED (dom0 up ${T_UP}s, names done ${SECONDS}s)"
 
 # ---- 3. domU lifecycles ----------------------------------------------------------------------
 # The bridge the vifs join: dom0's side of the guests' only network. IPv6 link-local only,
@@ -229,11 +235,14 @@ domu_checked() { # SET DIR
 	local holder=$!
 	strace_xl $O/trace-$set-1create.txt xl -vvv create -c $D/$n.cfg </tmp/cin >$c 2>$x &
 	local xlpid=$!
-	if ! wait_for $c DOMU-MARKER $XL_TIMEOUT; then
-		fail_with "domu-console-$set" $c $x "no DOMU-MARKER on the console of xl create -c within ${XL_TIMEOUT}s"
+	if ! wait_for $c DOMU-MARKER $XL_TIMEOUT $xlpid; then
+		fail_with "domu-console-$set" $c $x "no DOMU-MARKER on the console of xl create -c (xl create ended or ${XL_TIMEOUT}s); the other checks of this domU are not run"
+		xl destroy $n >/dev/null 2>&1
+		kill $holder $xlpid 2>/dev/null
+		return 1
 	else
 		pass "domu-console-$set"
-		if wait_for $c DOMU-READY $XL_TIMEOUT; then
+		if wait_for $c DOMU-READY $XL_TIMEOUT $xlpid; then
 			grep -aq 'DOMU-DEVICES block=.*xvda.* net=.*eth0' $c && pass "domu-devices-$set" ||
 				fail_with "domu-devices-$set" $c $x "no xvda and eth0: $(grep -a DOMU-DEVICES $c | tr -d '\r')"
 			# dom0's side of the link: xenbr0's link-local address must have answered
@@ -277,7 +286,7 @@ domu_destroyed() { # SET DIR
 	sleep 900 >/tmp/cin2 &
 	local holder=$!
 	timeout $XL_TIMEOUT xl console $n </tmp/cin2 >$c 2>&1 &
-	if wait_for $c DOMU-MARKER $XL_TIMEOUT; then
+	if wait_for $c DOMU-MARKER $XL_TIMEOUT $!; then
 		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$O/vvv-$set-destroy.txt
 		wait_gone $n 30 && pass "domu-destroy-$set" ||
 			fail_with "domu-destroy-$set" $c $O/vvv-$set-destroy.txt "still listed after xl destroy"
