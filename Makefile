@@ -146,6 +146,10 @@ check: $(BIN)
 check-vm: $(BIN)
 	tests/vm/run $(abspath $(BIN))
 
+# the Xen boot of check-vm alone: the stub checks and the real toolstack (tests/vm/toolstack/)
+check-xen-toolstack: $(BIN)
+	VM_ONLY=xen tests/vm/run $(abspath $(BIN))
+
 bench: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/bench/run
 
@@ -161,4 +165,4 @@ help:
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
-	savedefconfig install check check-vm bench clean distclean help
+	savedefconfig install check check-vm check-xen-toolstack bench clean distclean help

@@ -16,7 +16,13 @@
 # (tests/vm/proctable) makes the process table.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
-V=/vmtest O=/vmtest/out D=/vmtest/domu
+V=/vmtest D=/vmtest/domu
+# Everything is written to T (tmpfs) and copied to the share O after each step: a write to
+# 9p costs a round trip through QEMU, and xl -vvv, strace and the consoles write line by
+# line (on the share, the scripts ran ~5x slower under strace and hit libxl's 40 s limit).
+O=/vmtest/out T=/tmp/ts
+mkdir -p $T
+save() { cp -f $T/* $O/ 2>/dev/null; }
 XL_TIMEOUT=240   # seconds for one xl command or one guest milestone (TCG is slow)
 TOKEN=$(cat $V/token 2>/dev/null || echo notoken)
 
@@ -55,11 +61,11 @@ WRAPPED=
 for l in /usr/sbin/* /usr/bin/*; do
 	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
 done
-if $V/forkless --install -s / >$O/install.log 2>&1; then
+if $V/forkless --install -s / >$T/install.log 2>&1; then
 	t=$(readlink -f /usr/sbin/xl)
 	[ "$t" = /usr/bin/forkless ] && pass install || fail install "/usr/sbin/xl resolves to $t, not /usr/bin/forkless"
 else
-	fail install "forkless --install -s / failed: $(oneline $O/install.log)"
+	fail install "forkless --install -s / failed: $(oneline $T/install.log)"
 fi
 # What udev makes on a Debian host and devtmpfs does not: Xen's locking.sh (claim_lock)
 # stats /dev/stdin, and without it the block script loops until libxl kills it (40 s).
@@ -73,12 +79,12 @@ mkdir -p /run/lock /var/log/xen /var/lib/xen
 # there is no udev here, so they are loaded by name (modprobe: modules.dep is in the root).
 modfail=
 for m in xenfs xen-netback xen-blkback xen-gntalloc bridge loop; do
-	modprobe "$m" 2>>$O/modprobe.err || modfail="$modfail $m"
+	modprobe "$m" 2>>$T/modprobe.err || modfail="$modfail $m"
 done
-mount -t xenfs xenfs /proc/xen 2>>$O/modprobe.err || modfail="$modfail mount-xenfs"
-[ -z "$modfail" ] && pass dom0-modules || fail dom0-modules "failed:$modfail: $(oneline $O/modprobe.err)"
+mount -t xenfs xenfs /proc/xen 2>>$T/modprobe.err || modfail="$modfail mount-xenfs"
+[ -z "$modfail" ] && pass dom0-modules || fail dom0-modules "failed:$modfail: $(oneline $T/modprobe.err)"
 # Debian's init script as a Debian boot runs it; it calls xen-version and xen-dir (forkless).
-/etc/init.d/xen start >$O/init-xen.log 2>&1
+/etc/init.d/xen start >$T/init-xen.log 2>&1
 rc=$?
 pid=$(cat /run/xenstore.pid 2>/dev/null)
 exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
@@ -89,8 +95,9 @@ if [ $rc = 0 ] && [ "$exe" = /usr/lib/xen-4.17/bin/oxenstored ] && [ "$name" = D
 	[ "$cexe" = /usr/lib/xen-4.17/bin/xenconsoled ]; then
 	pass init-xen-start
 else
-	fail init-xen-start "rc=$rc xenstored=[$exe] /local/domain/0/name=[$name] xenconsoled=[$cexe]; output: $(oneline $O/init-xen.log)"
+	fail init-xen-start "rc=$rc xenstored=[$exe] /local/domain/0/name=[$name] xenconsoled=[$cexe]; output: $(oneline $T/init-xen.log)"
 	info "xen-toolstack: no toolstack, the domU checks are not run"
+	save
 	exit 1
 fi
 
@@ -110,16 +117,16 @@ mask() { # TOOL
 same() { # NAME MASK LINK REAL ARGS...: stdout, stderr, status identical
 	local n=$1 m=$2 link=$3 real=$4
 	shift 4
-	timeout 60 "$link" "$@" </dev/null >$O/l.out 2>$O/l.err
-	echo $? >>$O/l.err
-	timeout 60 "$real" "$@" </dev/null >$O/d.out 2>$O/d.err
-	echo $? >>$O/d.err
-	mask "$m" <$O/l.out >$O/l.outm
-	mask "$m" <$O/d.out >$O/d.outm
-	if cmp -s $O/l.outm $O/d.outm && cmp -s $O/l.err $O/d.err; then
+	timeout 60 "$link" "$@" </dev/null >$T/l.out 2>$T/l.err
+	echo $? >>$T/l.err
+	timeout 60 "$real" "$@" </dev/null >$T/d.out 2>$T/d.err
+	echo $? >>$T/d.err
+	mask "$m" <$T/l.out >$T/l.outm
+	mask "$m" <$T/d.out >$T/d.outm
+	if cmp -s $T/l.outm $T/d.outm && cmp -s $T/l.err $T/d.err; then
 		pass "$n"
 	else
-		fail "$n" "through $link: [$(oneline $O/l.out)] [$(oneline $O/l.err)]; direct: [$(oneline $O/d.out)] [$(oneline $O/d.err)]"
+		fail "$n" "through $link: [$(oneline $T/l.out)] [$(oneline $T/l.err)]; direct: [$(oneline $T/d.out)] [$(oneline $T/d.err)]"
 	fi
 }
 BIN=/usr/lib/xen-4.17/bin
@@ -129,9 +136,9 @@ same xl-vcpu-list-via-forkless vcpu-list /usr/sbin/xl $BIN/xl vcpu-list
 same xentop-via-forkless xentop /usr/sbin/xentop $BIN/xentop -b -i 1
 # xenstore-ls is xenstore-utils' own program (no wrapper in Debian): dom0's entries, as
 # xen-init-dom0 wrote them when the init script ran it, read back
-xenstore-ls /local/domain/0 >$O/xenstore-ls.txt 2>&1
-grep -q '^name = "Domain-0"' $O/xenstore-ls.txt && grep -q '^domid = "0"' $O/xenstore-ls.txt &&
-	pass xenstore-ls-dom0 || fail xenstore-ls-dom0 "$(oneline $O/xenstore-ls.txt)"
+xenstore-ls /local/domain/0 >$T/xenstore-ls.txt 2>&1
+grep -q '^name = "Domain-0"' $T/xenstore-ls.txt && grep -q '^domid = "0"' $T/xenstore-ls.txt &&
+	pass xenstore-ls-dom0 || fail xenstore-ls-dom0 "$(oneline $T/xenstore-ls.txt)"
 
 # Every name Debian links to its wrapper: the link resolves to forkless, the last execve is
 # the real tool, and the answer is the one the tool gives when run directly. Each tool gets
@@ -157,28 +164,29 @@ for t in $WRAPPED; do
 	[ -e $link ] || link=/usr/bin/$t
 	[ "$(readlink -f $link)" = /usr/bin/forkless ] || { bad="$bad $t(link: $(readlink -f $link))"; continue; }
 	if [ $t = xen-lowmemd ] || [ $t = xen-mceinj ]; then
-		strace -f -qq -P $BIN/$t -e trace=execve -e inject=execve:error=ENOEXEC -o $O/x.trace \
+		strace -f -qq -P $BIN/$t -e trace=execve -e inject=execve:error=ENOEXEC -o $T/x.trace \
 			timeout 30 $link </dev/null >/dev/null 2>&1
-		grep -q "^[0-9]* *execve(\"$BIN/$t\", .* = -1 ENOEXEC .*(INJECTED)" $O/x.trace ||
-			bad="$bad $t(exec: $(grep execve $O/x.trace | tail -n 1))"
+		grep -q "^[0-9]* *execve(\"$BIN/$t\", .* = -1 ENOEXEC .*(INJECTED)" $T/x.trace ||
+			bad="$bad $t(exec: $(grep execve $T/x.trace | tail -n 1))"
 		continue
 	fi
 	# shellcheck disable=SC2046
-	strace -f -qq --seccomp-bpf -e trace=execve -o $O/x.trace timeout 30 $link $(safe_args $t) </dev/null >$O/l.out 2>$O/l.err
-	echo $? >>$O/l.err
-	last=$(grep -E 'execve\(.* = 0$' $O/x.trace | tail -n 1 | sed 's/^[0-9]* *execve("\([^"]*\)".*/\1/')
+	strace -f -qq --seccomp-bpf -e trace=execve -o $T/x.trace timeout 30 $link $(safe_args $t) </dev/null >$T/l.out 2>$T/l.err
+	echo $? >>$T/l.err
+	last=$(grep -E 'execve\(.* = 0$' $T/x.trace | tail -n 1 | sed 's/^[0-9]* *execve("\([^"]*\)".*/\1/')
 	# shellcheck disable=SC2046
-	timeout 30 $BIN/$t $(safe_args $t) </dev/null >$O/d.out 2>$O/d.err
-	echo $? >>$O/d.err
-	mask "$( [ $t = xl ] && echo list || echo $t)" <$O/l.out >$O/l.outm
-	mask "$( [ $t = xl ] && echo list || echo $t)" <$O/d.out >$O/d.outm
-	echo "$t $(safe_args $t): $(tail -n 1 $O/d.err) $(head -n 1 $O/d.out $O/d.err | tr '\n' ' ' | head -c 100)" >>$O/wrapped.txt
+	timeout 30 $BIN/$t $(safe_args $t) </dev/null >$T/d.out 2>$T/d.err
+	echo $? >>$T/d.err
+	mask "$( [ $t = xl ] && echo list || echo $t)" <$T/l.out >$T/l.outm
+	mask "$( [ $t = xl ] && echo list || echo $t)" <$T/d.out >$T/d.outm
+	echo "$t $(safe_args $t): $(tail -n 1 $T/d.err) $(head -n 1 $T/d.out $T/d.err | tr '\n' ' ' | head -c 100)" >>$T/wrapped.txt
 	[ "$last" = $BIN/$t ] || { bad="$bad $t(exec: $last)"; continue; }
-	cmp -s $O/l.outm $O/d.outm && cmp -s $O/l.err $O/d.err ||
-		bad="$bad $t(output: [$(oneline $O/l.err)] vs [$(oneline $O/d.err)])"
+	cmp -s $T/l.outm $T/d.outm && cmp -s $T/l.err $T/d.err ||
+		bad="$bad $t(output: [$(oneline $T/l.err)] vs [$(oneline $T/d.err)])"
 done
 [ $n -gt 20 ] && [ -z "$bad" ] && pass "wrapped-names-reach-real-tools" ||
 	fail wrapped-names-reach-real-tools "$n names checked; wrong:$bad"
+save
 info "xen-toolstack: $n wrapped names checked:$WRAPPED (dom0 up ${T_UP}s, names done ${SECONDS}s)"
 
 # ---- 3. domU lifecycles ----------------------------------------------------------------------
@@ -227,13 +235,13 @@ fail_with() { # CHECK CONSOLE XLLOG DETAILS...
 # One domU checked end to end, then shut down cleanly. `xl create -c` (the guest's console
 # through xl) and `xl shutdown -w` run under strace -f: every process of the lifecycle.
 domu_checked() { # SET DIR
-	local set=$1 n=chk-$1 c=$O/console-chk-$1.txt x=$O/xl-chk-$1.log
+	local set=$1 n=chk-$1 c=$T/console-chk-$1.txt x=$T/xl-chk-$1.log
 	local img=/var/lib/xen/images/chk-$1.img dom0ll
 	mkcfg $n check "$2"
 	rm -f /tmp/cin && mkfifo /tmp/cin
 	sleep 900 >/tmp/cin & # xenconsole's stdin: open, silent
 	local holder=$!
-	strace_xl $O/trace-$set-1create.txt xl -vvv create -c $D/$n.cfg </tmp/cin >$c 2>$x &
+	strace_xl $T/trace-$set-1create.txt xl -vvv create -c $D/$n.cfg </tmp/cin >$c 2>$x &
 	local xlpid=$!
 	if ! wait_for $c DOMU-MARKER $XL_TIMEOUT $xlpid; then
 		fail_with "domu-console-$set" $c $x "no DOMU-MARKER on the console of xl create -c (xl create ended or ${XL_TIMEOUT}s); the other checks of this domU are not run"
@@ -256,7 +264,7 @@ domu_checked() { # SET DIR
 			fail_with "domu-checks-$set" $c $x "no DOMU-READY within ${XL_TIMEOUT}s"
 		fi
 	fi
-	strace_xl $O/trace-$set-1shutdown.txt timeout $XL_TIMEOUT xl shutdown -w $n >$O/xl-shutdown-$set.log 2>&1
+	strace_xl $T/trace-$set-1shutdown.txt timeout $XL_TIMEOUT xl shutdown -w $n >$T/xl-shutdown-$set.log 2>&1
 	local rc=$?
 	local i=0
 	while kill -0 $xlpid 2>/dev/null && [ $i -lt $XL_TIMEOUT ]; do sleep 1; i=$((i + 1)); done
@@ -264,7 +272,7 @@ domu_checked() { # SET DIR
 	if [ $rc = 0 ] && wait_gone $n 30; then
 		pass "domu-shutdown-$set"
 	else
-		fail_with "domu-shutdown-$set" $c /var/log/xen/xl-$n.log "xl shutdown -w rc=$rc: $(oneline $O/xl-shutdown-$set.log); xl list: $(xl list | awk 'NR>1{print $1}' | tr '\n' ' ')"
+		fail_with "domu-shutdown-$set" $c /var/log/xen/xl-$n.log "xl shutdown -w rc=$rc: $(oneline $T/xl-shutdown-$set.log); xl list: $(xl list | awk 'NR>1{print $1}' | tr '\n' ' ')"
 		xl destroy $n >/dev/null 2>&1
 	fi
 	# the guest wrote DISK-TOKEN at the start of xvda: now in the backing file
@@ -273,25 +281,25 @@ domu_checked() { # SET DIR
 	else
 		fail_with "domu-disk-written-$set" $c $x "first bytes of $img: $(head -c 64 "$img" | tr -c '[:print:]' .)"
 	fi
-	cp /var/log/xen/xl-$n.log $O/ 2>/dev/null
+	cp /var/log/xen/xl-$n.log $T/ 2>/dev/null
 }
 
 # One domU created and destroyed with nothing traced; xl's -vvv lines stamped as read give
 # each hotplug script's wall time.
 domu_destroyed() { # SET DIR
-	local set=$1 n=dst-$1 c=$O/console-dst-$1.txt
+	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt
 	mkcfg $n idle "$2"
-	timeout $XL_TIMEOUT xl -vvv create $D/$n.cfg 2>&1 >/dev/null | stamp >$O/vvv-$set-create.txt
+	timeout $XL_TIMEOUT xl -vvv create $D/$n.cfg 2>&1 >/dev/null | stamp >$T/vvv-$set-create.txt
 	rm -f /tmp/cin2 && mkfifo /tmp/cin2
 	sleep 900 >/tmp/cin2 &
 	local holder=$!
 	timeout $XL_TIMEOUT xl console $n </tmp/cin2 >$c 2>&1 &
 	if wait_for $c DOMU-MARKER $XL_TIMEOUT $!; then
-		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$O/vvv-$set-destroy.txt
+		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$T/vvv-$set-destroy.txt
 		wait_gone $n 30 && pass "domu-destroy-$set" ||
-			fail_with "domu-destroy-$set" $c $O/vvv-$set-destroy.txt "still listed after xl destroy"
+			fail_with "domu-destroy-$set" $c $T/vvv-$set-destroy.txt "still listed after xl destroy"
 	else
-		fail_with "domu-destroy-$set" $c $O/vvv-$set-create.txt "no DOMU-MARKER through xl console within ${XL_TIMEOUT}s"
+		fail_with "domu-destroy-$set" $c $T/vvv-$set-create.txt "no DOMU-MARKER through xl console within ${XL_TIMEOUT}s"
 		xl destroy $n >/dev/null 2>&1
 	fi
 	kill $holder 2>/dev/null
@@ -301,19 +309,19 @@ domu_destroyed() { # SET DIR
 domus_three() { # SET DIR
 	local set=$1 names="tri-$1-a tri-$1-b tri-$1-c" n
 	for n in $names; do mkcfg $n idle "$2"; done
-	strace_xl $O/trace-$set-3.txt timeout $((XL_TIMEOUT * 2)) bash -c '
+	strace_xl $T/trace-$set-3.txt timeout $((XL_TIMEOUT * 2)) bash -c '
 		for n; do xl create /vmtest/domu/$n.cfg || echo "create $n failed"; done
-		xl list > /vmtest/out/xl-list-3.txt
-		for n; do xl destroy $n || echo "destroy $n failed"; done' _ $names >$O/xl-3-$set.log 2>&1
+		xl list > /tmp/ts/xl-list-3.txt
+		for n; do xl destroy $n || echo "destroy $n failed"; done' _ $names >$T/xl-3-$set.log 2>&1
 	local listed=0 left=
 	for n in $names; do
-		awk 'NR > 1 { print $1 }' $O/xl-list-3.txt | grep -qx $n && listed=$((listed + 1))
+		awk 'NR > 1 { print $1 }' $T/xl-list-3.txt | grep -qx $n && listed=$((listed + 1))
 		in_list $n && left="$left $n"
 	done
-	if [ $listed = 3 ] && [ -z "$left" ] && ! grep -q failed $O/xl-3-$set.log; then
+	if [ $listed = 3 ] && [ -z "$left" ] && ! grep -q failed $T/xl-3-$set.log; then
 		pass "three-domus-$set"
 	else
-		fail_with "three-domus-$set" /dev/null $O/xl-3-$set.log "listed $listed of 3 [$(oneline $O/xl-list-3.txt)]; left:$left"
+		fail_with "three-domus-$set" /dev/null $T/xl-3-$set.log "listed $listed of 3 [$(oneline $T/xl-list-3.txt)]; left:$left"
 		for n in $left; do xl destroy $n >/dev/null 2>&1; done
 	fi
 }
@@ -329,14 +337,18 @@ if /usr/bin/forkless --list 2>/dev/null | grep -qx vif-bridge &&
 	ln -sf /usr/bin/forkless $V/scripts-forkless/block
 	SCRIPT_SETS="$SCRIPT_SETS forkless=$V/scripts-forkless"
 fi
+echo "$SCRIPT_SETS" >$T/sets
 for s in $SCRIPT_SETS; do
 	t0=$EPOCHREALTIME
 	domu_checked "${s%%=*}" "${s#*=}"
+	save
 	domu_destroyed "${s%%=*}" "${s#*=}"
+	save
 	domus_three "${s%%=*}" "${s#*=}"
+	save
 	info "xen-toolstack: script set ${s%%=*} (${s#*=}): lifecycles took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
 done
-echo "$SCRIPT_SETS" >$O/sets
-xl list >$O/final-xl-list.txt 2>&1
-cp /var/log/xen/* $O/ 2>/dev/null
+xl list >$T/final-xl-list.txt 2>&1
+cp /var/log/xen/* $T/ 2>/dev/null
+save
 sync
