@@ -337,6 +337,12 @@ if /usr/bin/forkless --list 2>/dev/null | grep -qx vif-bridge &&
 	ln -sf /usr/bin/forkless $V/scripts-forkless/block
 	SCRIPT_SETS="$SCRIPT_SETS forkless=$V/scripts-forkless"
 fi
+# More sets from the host (VM_EXTRA_SCRIPT_SETS for tests/vm/run, e.g. copy=/vmtest/copy):
+# a directory that does not exist is made a copy of Debian's, to check the harness itself.
+for s in $(cat $V/extra-sets 2>/dev/null); do
+	[ -d "${s#*=}" ] || cp -a /etc/xen/scripts "${s#*=}"
+	SCRIPT_SETS="$SCRIPT_SETS $s"
+done
 echo "$SCRIPT_SETS" >$T/sets
 for s in $SCRIPT_SETS; do
 	t0=$EPOCHREALTIME
