@@ -305,23 +305,42 @@ domu_destroyed() { # SET DIR
 	kill $holder 2>/dev/null
 }
 
-# Three domUs at once: created one after the other, listed, destroyed; all under strace -f.
+# Three domUs at once: created one after the other, each booted (its marker through an
+# untraced `xl console`) before the next is made, so that no guest's boot competes with
+# the next one's hotplug scripts for the CPUs; then listed and destroyed. Each xl command
+# runs under its own strace -f (an `xl create`'s strace lasts as long as its daemon).
 domus_three() { # SET DIR
-	local set=$1 names="tri-$1-a tri-$1-b tri-$1-c" n
-	for n in $names; do mkcfg $n idle "$2"; done
-	strace_xl $T/trace-$set-3.txt timeout $((XL_TIMEOUT * 2)) bash -c '
-		for n; do xl create /vmtest/domu/$n.cfg || echo "create $n failed"; done
-		xl list > /tmp/ts/xl-list-3.txt
-		for n; do xl destroy $n || echo "destroy $n failed"; done' _ $names >$T/xl-3-$set.log 2>&1
+	local set=$1 names="tri-$1-a tri-$1-b tri-$1-c" n bad= holders=
+	rm -f $T/xl-3-$set.log $T/trace-$set-3-*.txt
+	rm -f /tmp/cin3 && mkfifo /tmp/cin3
+	sleep 900 >/tmp/cin3 &
+	holders=$!
+	for n in $names; do
+		mkcfg $n idle "$2"
+		strace_xl $T/trace-$set-3-create-$n.txt xl create $D/$n.cfg >>$T/xl-3-$set.log 2>&1 &
+		local i=0
+		while ! in_list $n && [ $i -lt $XL_TIMEOUT ]; do sleep 1; i=$((i + 1)); done
+		timeout $XL_TIMEOUT xl console $n </tmp/cin3 >$T/console-$n.txt 2>&1 &
+		wait_for $T/console-$n.txt DOMU-MARKER $XL_TIMEOUT $! || bad="$bad $n(no marker)"
+	done
+	strace_xl $T/trace-$set-3-list.txt xl list >$T/xl-list-3.txt 2>>$T/xl-3-$set.log
+	for n in $names; do
+		strace_xl $T/trace-$set-3-destroy-$n.txt timeout $XL_TIMEOUT xl destroy $n >>$T/xl-3-$set.log 2>&1 ||
+			bad="$bad $n(destroy)"
+	done
+	kill $holders 2>/dev/null
 	local listed=0 left=
 	for n in $names; do
 		awk 'NR > 1 { print $1 }' $T/xl-list-3.txt | grep -qx $n && listed=$((listed + 1))
-		in_list $n && left="$left $n"
+		wait_gone $n 30 || left="$left $n"
 	done
-	if [ $listed = 3 ] && [ -z "$left" ] && ! grep -q failed $T/xl-3-$set.log; then
+	# the creates' straces end with their daemons, which end with their domains
+	local i=0
+	while [ -n "$(jobs -rp)" ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+	if [ $listed = 3 ] && [ -z "$left" ] && [ -z "$bad" ]; then
 		pass "three-domus-$set"
 	else
-		fail_with "three-domus-$set" /dev/null $T/xl-3-$set.log "listed $listed of 3 [$(oneline $T/xl-list-3.txt)]; left:$left"
+		fail_with "three-domus-$set" /dev/null $T/xl-3-$set.log "listed $listed of 3 [$(oneline $T/xl-list-3.txt)]; left:$left; failed:$bad"
 		for n in $left; do xl destroy $n >/dev/null 2>&1; done
 	fi
 }
