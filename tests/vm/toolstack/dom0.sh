@@ -19,7 +19,7 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
 V=/vmtest D=/vmtest/domu
 # Everything is written to T (tmpfs) and copied to the share O after each step: a write to
 # 9p costs a round trip through QEMU, and xl -vvv, strace and the consoles write line by
-# line (on the share, the scripts ran ~5x slower under strace and hit libxl's 40 s limit).
+# line while the hotplug scripts race libxl's 40 s limit.
 O=/vmtest/out T=/tmp/ts
 mkdir -p $T
 save() { cp -f $T/* $O/ 2>/dev/null; }
@@ -37,16 +37,33 @@ show_log() { # FILE LINES [REGEX]
 }
 # `xl ...` with -vvv and each stderr line stamped with the time it was read
 stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
+# The waits below poll with bash builtins only (read, kill -0, [[ ]]): a poller that forks
+# grep and sleep twice a second would compete with the hotplug scripts it waits for.
+mkfifo /tmp/tick 2>/dev/null
+exec 9<>/tmp/tick
+nap() { read -r -t "$1" -u 9; }           # sleep SECONDS, no process
+in_file() { # FILE TEXT
+	local l
+	[ -f "$1" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do [[ $l == *"$2"* ]] && return 0; done <"$1"
+	return 1
+}
 # wait_for FILE TEXT SECONDS [PID]: until TEXT is in FILE (no longer once PID has gone)
 wait_for() {
 	local i=0
 	while [ $i -lt $(($3 * 2)) ]; do
-		grep -aq "$2" "$1" 2>/dev/null && return 0
-		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && ! grep -aq "$2" "$1" 2>/dev/null && return 1
-		sleep 0.5
+		in_file "$1" "$2" && return 0
+		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && ! in_file "$1" "$2" && return 1
+		nap 0.5
 		i=$((i + 1))
 	done
 	return 1
+}
+# wait_exit PID SECONDS: until PID has ended
+wait_exit() {
+	local i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 2)) ]; do nap 0.5; i=$((i + 1)); done
+	! kill -0 "$1" 2>/dev/null
 }
 # All processes of CMD, with times: the calls that make a process or a program (and the
 # exits, which strace reports anyway). Nothing else stops the tracee (--seccomp-bpf): under
@@ -220,7 +237,7 @@ mkcfg() { # NAME MODE SCRIPTDIR: a PV domU, 96 MB, one vif on xenbr0, one 8 MB f
 in_list() { xl list 2>/dev/null | awk 'NR > 1 { print $1 }' | grep -qx "$1"; }
 wait_gone() { # NAME SECONDS
 	local i=0
-	while in_list "$1" && [ $i -lt $2 ]; do sleep 1; i=$((i + 1)); done
+	while in_list "$1" && [ $i -lt $2 ]; do nap 1; i=$((i + 1)); done
 	! in_list "$1"
 }
 # a FAIL with what explains it: the guest's console and libxl's own lines
@@ -266,8 +283,7 @@ domu_checked() { # SET DIR
 	fi
 	strace_xl $T/trace-$set-1shutdown.txt timeout $XL_TIMEOUT xl shutdown -w $n >$T/xl-shutdown-$set.log 2>&1
 	local rc=$?
-	local i=0
-	while kill -0 $xlpid 2>/dev/null && [ $i -lt $XL_TIMEOUT ]; do sleep 1; i=$((i + 1)); done
+	wait_exit $xlpid $XL_TIMEOUT
 	kill $holder 2>/dev/null
 	if [ $rc = 0 ] && wait_gone $n 30; then
 		pass "domu-shutdown-$set"
@@ -318,8 +334,13 @@ domus_three() { # SET DIR
 	for n in $names; do
 		mkcfg $n idle "$2"
 		strace_xl $T/trace-$set-3-create-$n.txt xl create $D/$n.cfg >>$T/xl-3-$set.log 2>&1 &
-		local i=0
-		while ! in_list $n && [ $i -lt $XL_TIMEOUT ]; do sleep 1; i=$((i + 1)); done
+		# xl create (strace's child) returns once the domain runs; its daemon stays traced
+		local sp=$! xlpid=
+		while [ -z "$xlpid" ] && kill -0 $sp 2>/dev/null; do
+			read -r xlpid _ </proc/$sp/task/$sp/children
+			[ -n "$xlpid" ] || nap 0.2
+		done
+		[ -n "$xlpid" ] && wait_exit $xlpid $XL_TIMEOUT
 		timeout $XL_TIMEOUT xl console $n </tmp/cin3 >$T/console-$n.txt 2>&1 &
 		wait_for $T/console-$n.txt DOMU-MARKER $XL_TIMEOUT $! || bad="$bad $n(no marker)"
 	done
@@ -336,7 +357,7 @@ domus_three() { # SET DIR
 	done
 	# the creates' straces end with their daemons, which end with their domains
 	local i=0
-	while [ -n "$(jobs -rp)" ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+	while [ -n "$(jobs -rp)" ] && [ $i -lt 60 ]; do nap 1; i=$((i + 1)); done
 	if [ $listed = 3 ] && [ -z "$left" ] && [ -z "$bad" ]; then
 		pass "three-domus-$set"
 	else
