@@ -334,13 +334,17 @@ domus_three() { # SET DIR
 	for n in $names; do
 		mkcfg $n idle "$2"
 		strace_xl $T/trace-$set-3-create-$n.txt xl create $D/$n.cfg >>$T/xl-3-$set.log 2>&1 &
-		# xl create (strace's child) returns once the domain runs; its daemon stays traced
-		local sp=$! xlpid=
-		while [ -z "$xlpid" ] && kill -0 $sp 2>/dev/null; do
-			read -r xlpid _ </proc/$sp/task/$sp/children
-			[ -n "$xlpid" ] || nap 0.2
+		# xl create returns once the domain runs (its daemon stays traced): find it below
+		# the subshell and strace, and wait for it
+		local p=$! comm= i=0
+		while [ "$comm" != xl ] && [ $i -lt 600 ] && kill -0 $p 2>/dev/null; do
+			read -r comm </proc/$p/comm
+			[ "$comm" = xl ] && break
+			local c=
+			read -r c _ </proc/$p/task/$p/children
+			if [ -n "$c" ]; then p=$c; else nap 0.1; i=$((i + 1)); fi
 		done
-		[ -n "$xlpid" ] && wait_exit $xlpid $XL_TIMEOUT
+		[ "$comm" = xl ] && wait_exit $p $XL_TIMEOUT
 		timeout $XL_TIMEOUT xl console $n </tmp/cin3 >$T/console-$n.txt 2>&1 &
 		wait_for $T/console-$n.txt DOMU-MARKER $XL_TIMEOUT $! || bad="$bad $n(no marker)"
 	done
