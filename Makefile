@@ -179,6 +179,10 @@ check-packaging: $(BIN)
 check-vm: $(BIN)
 	tests/vm/run $(abspath $(BIN))
 
+# the Xen boot of check-vm alone: the stub checks and the real toolstack (tests/vm/toolstack/)
+check-xen-toolstack: $(BIN)
+	VM_ONLY=xen tests/vm/run $(abspath $(BIN))
+
 bench: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/bench/run
 
@@ -195,5 +199,5 @@ help:
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
-	savedefconfig install check check-packaging check-vm deb bench clean\
-	distclean help
+	savedefconfig install check check-packaging check-vm check-xen-toolstack \
+	deb bench clean distclean help

@@ -218,4 +218,22 @@ for g in /vmtest/guest.d/*.sh; do
 	$B sh "$g" || fail "$(basename "$g" .sh)" "exited with status $?"
 done
 
+# ---- the real Xen toolstack (xl, oxenstored, Debian's hotplug scripts, PV domUs): in the
+# Debian root at /xen that tests/vm/xenroot built, see tests/vm/toolstack/dom0.sh ----
+if [ "$MODE" = xen ] && [ -x /xen/vmtest/dom0.sh ]; then
+	X=/xen
+	mount -t proc proc $X/proc && mount -t sysfs sysfs $X/sys && mount -t devtmpfs devtmpfs $X/dev &&
+		mkdir -p $X/dev/pts $X/dev/shm && mount -t devpts devpts $X/dev/pts &&
+		mount -t tmpfs tmpfs $X/dev/shm && mount -t tmpfs -o mode=755 tmpfs $X/run &&
+		mount -t tmpfs tmpfs $X/tmp || fail xen-toolstack/mounts "mounting /proc, /sys, /dev, /run, /tmp in $X failed"
+	# results for the host's process table (a second 9p device, tag xenout)
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 xenout $X/vmtest/out 2>/tmp/mnt.err ||
+		fail xen-toolstack/xenout "mount of the xenout share failed: $(oneline /tmp/mnt.err)"
+	# a syslog, as on a Debian host: the hotplug scripts log with logger(1) to /dev/log
+	$B syslogd -O $X/var/log/messages
+	chroot $X /bin/bash /vmtest/dom0.sh
+	sync
+	umount $X/vmtest/out
+fi
+
 finish

@@ -1,0 +1,404 @@
+#!/bin/bash
+# tests/vm/toolstack/dom0.sh — the real Xen toolstack in dom0 (tests/vm/run, README
+# "Testing on a real hypervisor"). Runs as /vmtest/dom0.sh chrooted into the Debian 12 root
+# that tests/vm/xenroot built (/xen in the initramfs); guest/init.sh mounts /proc, /sys,
+# /dev, /run, /tmp and the 9p share "xenout" on /vmtest/out, and runs a syslogd (/dev/log).
+#
+#  1. bring-up as Debian: `forkless --install -s /` first, then xenfs, the backend
+#     modules, Debian's own `/etc/init.d/xen start` (oxenstored, xen-init-dom0, xenconsoled)
+#  2. xl info / list / vcpu-list, xentop, xenstore-ls through forkless's links = direct;
+#     every name Debian links to xen-utils-wrapper reaches the real tool through forkless
+#  3. per script set (SCRIPT_SETS: NAME=DIR, Debian's /etc/xen/scripts first): one PV domU
+#     checked end to end and shut down (traced), one destroyed (untraced, xl -vvv stamped:
+#     the scripts' wall times), three at once (traced)
+# Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
+# after a FAIL); the traces, xl -vvv logs and consoles in /vmtest/out, from which the host
+# (tests/vm/proctable) makes the process table.
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C
+V=/vmtest D=/vmtest/domu
+# Everything is written to T (tmpfs) and copied to the share O after each step: a write to
+# 9p costs a round trip through QEMU, and xl -vvv, strace and the consoles write line by
+# line while the hotplug scripts race libxl's 40 s limit.
+O=/vmtest/out T=/tmp/ts
+mkdir -p $T
+save() { cp -f $T/* $O/ 2>/dev/null; }
+XL_TIMEOUT=240   # seconds for one xl command or one guest milestone (TCG is slow)
+TOKEN=$(cat $V/token 2>/dev/null || echo notoken)
+
+pass() { echo "VMTEST PASS xen-toolstack/$1"; }
+fail() { local n=$1; shift; echo "VMTEST FAIL xen-toolstack/$n: $*"; }
+info() { echo "VMTEST INFO $*"; }
+oneline() { tr '\n' '|' <"$1" | head -c 300; }
+# after a FAIL: the last lines of a guest console and the libxl errors/warnings of an xl log
+show_log() { # FILE LINES [REGEX]
+	[ -f "$1" ] || return 0
+	tr -d '\r' <"$1" | grep -aE "${3:-.}" | tail -n "$2" | sed "s|^|VMTEST LOG ${1##*/}: |"
+}
+# `xl ...` with -vvv and each stderr line stamped with the time it was read
+stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done; }
+# The waits below poll with bash builtins only (read, kill -0, [[ ]]): a poller that forks
+# grep and sleep twice a second would compete with the hotplug scripts it waits for.
+mkfifo /tmp/tick 2>/dev/null
+exec 9<>/tmp/tick
+nap() { read -r -t "$1" -u 9; }           # sleep SECONDS, no process
+in_file() { # FILE TEXT
+	local l
+	[ -f "$1" ] || return 1
+	while IFS= read -r l || [ -n "$l" ]; do [[ $l == *"$2"* ]] && return 0; done <"$1"
+	return 1
+}
+# wait_for FILE TEXT SECONDS [PID]: until TEXT is in FILE (no longer once PID has gone)
+wait_for() {
+	local i=0
+	while [ $i -lt $(($3 * 2)) ]; do
+		in_file "$1" "$2" && return 0
+		[ -n "${4:-}" ] && ! kill -0 "$4" 2>/dev/null && ! in_file "$1" "$2" && return 1
+		nap 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+# wait_exit PID SECONDS: until PID has ended
+wait_exit() {
+	local i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 2)) ]; do nap 0.5; i=$((i + 1)); done
+	! kill -0 "$1" 2>/dev/null
+}
+# All processes of CMD, with times: the calls that make a process or a program (and the
+# exits, which strace reports anyway). Nothing else stops the tracee (--seccomp-bpf): under
+# TCG a ptrace stop is dear, and libxl kills a hotplug script after 40 s.
+strace_xl() { # OUT CMD...
+	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o "$@"
+}
+
+# ---- 1. dom0 bring-up ------------------------------------------------------------------------
+# The names Debian links to its wrapper, read before forkless replaces the wrapper.
+WRAPPED=
+for l in /usr/sbin/* /usr/bin/*; do
+	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
+done
+if $V/forkless --install -s / >$T/install.log 2>&1; then
+	t=$(readlink -f /usr/sbin/xl)
+	[ "$t" = /usr/bin/forkless ] && pass install || fail install "/usr/sbin/xl resolves to $t, not /usr/bin/forkless"
+else
+	fail install "forkless --install -s / failed: $(oneline $T/install.log)"
+fi
+# What udev makes on a Debian host and devtmpfs does not: Xen's locking.sh (claim_lock)
+# stats /dev/stdin, and without it the block script loops until libxl kills it (40 s).
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+mkdir -p /run/lock /var/log/xen /var/lib/xen
+# xenfs on /proc/xen, then the backend modules. On a Debian host udev loads xen-netback and
+# xen-blkback from the backend devices' modaliases and the bridge/loop modules on first use;
+# there is no udev here, so they are loaded by name (modprobe: modules.dep is in the root).
+modfail=
+for m in xenfs xen-netback xen-blkback xen-gntalloc bridge loop; do
+	modprobe "$m" 2>>$T/modprobe.err || modfail="$modfail $m"
+done
+mount -t xenfs xenfs /proc/xen 2>>$T/modprobe.err || modfail="$modfail mount-xenfs"
+[ -z "$modfail" ] && pass dom0-modules || fail dom0-modules "failed:$modfail: $(oneline $T/modprobe.err)"
+# Debian's init script as a Debian boot runs it; it calls xen-version and xen-dir (forkless).
+/etc/init.d/xen start >$T/init-xen.log 2>&1
+rc=$?
+pid=$(cat /run/xenstore.pid 2>/dev/null)
+exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
+name=$(timeout 30 xenstore-read /local/domain/0/name 2>&1)
+cpid=$(cat /run/xenconsoled.pid 2>/dev/null)
+cexe=$(readlink "/proc/$cpid/exe" 2>/dev/null)
+if [ $rc = 0 ] && [ "$exe" = /usr/lib/xen-4.17/bin/oxenstored ] && [ "$name" = Domain-0 ] &&
+	[ "$cexe" = /usr/lib/xen-4.17/bin/xenconsoled ]; then
+	pass init-xen-start
+else
+	fail init-xen-start "rc=$rc xenstored=[$exe] /local/domain/0/name=[$name] xenconsoled=[$cexe]; output: $(oneline $T/init-xen.log)"
+	info "xen-toolstack: no toolstack, the domU checks are not run"
+	save
+	exit 1
+fi
+
+T_UP=$SECONDS
+# ---- 2. the tools through forkless's links, against the same tools run directly ---------------
+# The CPU-time columns change between two runs and are masked: xl list's Time(s), xl
+# vcpu-list's Time(s), xentop's CPU(sec) and CPU(%). xl vcpu-list also shows which vCPU runs
+# xl itself at that moment (State r) and the physical CPU each vCPU is on: masked too.
+mask() { # TOOL
+	case $1 in
+	list) awk 'NR > 1 { $NF = "T" } { print }' ;;
+	vcpu-list) awk 'NR > 1 { $4 = "C"; $5 = "S"; $6 = "T" } { print }' ;;
+	xentop) awk '$1 != "NAME" && NF > 4 { $3 = "T"; $4 = "T" } { print }' ;;
+	*) cat ;;
+	esac
+}
+same() { # NAME MASK LINK REAL ARGS...: stdout, stderr, status identical
+	local n=$1 m=$2 link=$3 real=$4
+	shift 4
+	timeout 60 "$link" "$@" </dev/null >$T/l.out 2>$T/l.err
+	echo $? >>$T/l.err
+	timeout 60 "$real" "$@" </dev/null >$T/d.out 2>$T/d.err
+	echo $? >>$T/d.err
+	mask "$m" <$T/l.out >$T/l.outm
+	mask "$m" <$T/d.out >$T/d.outm
+	if cmp -s $T/l.outm $T/d.outm && cmp -s $T/l.err $T/d.err; then
+		pass "$n"
+	else
+		fail "$n" "through $link: [$(oneline $T/l.out)] [$(oneline $T/l.err)]; direct: [$(oneline $T/d.out)] [$(oneline $T/d.err)]"
+	fi
+}
+BIN=/usr/lib/xen-4.17/bin
+same xl-info-via-forkless info /usr/sbin/xl $BIN/xl info
+same xl-list-via-forkless list /usr/sbin/xl $BIN/xl list
+same xl-vcpu-list-via-forkless vcpu-list /usr/sbin/xl $BIN/xl vcpu-list
+same xentop-via-forkless xentop /usr/sbin/xentop $BIN/xentop -b -i 1
+# xenstore-ls is xenstore-utils' own program (no wrapper in Debian): dom0's entries, as
+# xen-init-dom0 wrote them when the init script ran it, read back
+xenstore-ls /local/domain/0 >$T/xenstore-ls.txt 2>&1
+grep -q '^name = "Domain-0"' $T/xenstore-ls.txt && grep -q '^domid = "0"' $T/xenstore-ls.txt &&
+	pass xenstore-ls-dom0 || fail xenstore-ls-dom0 "$(oneline $T/xenstore-ls.txt)"
+
+# Every name Debian links to its wrapper: the link resolves to forkless, the last execve is
+# the real tool, and the answer is the one the tool gives when run directly. Each tool gets
+# a call that only reads or prints its usage: most print usage when run without arguments;
+# the daemons (xenstored, oxenstored, xenconsoled) and xentrace (which would start tracing
+# to stdout) get --help; xl and xentop their read-only list. Two have no safe call:
+# xen-lowmemd has no option at all and is a daemon, xen-mceinj without arguments injects a
+# machine check. For them the exec of the real tool is made to fail (strace -P PATH
+# inject, which touches only the execve of that path),
+# which shows where forkless went without running it.
+safe_args() {
+	case $1 in
+	xl) echo list ;;
+	xentop) echo -b -i 1 ;;
+	xenstored | oxenstored | xenconsoled | xentrace) echo --help ;;
+	esac
+}
+bad= n=0
+for t in $WRAPPED; do
+	[ -x $BIN/$t ] || continue # a name with no tool in xen-utils-4.17
+	n=$((n + 1))
+	link=/usr/sbin/$t
+	[ -e $link ] || link=/usr/bin/$t
+	[ "$(readlink -f $link)" = /usr/bin/forkless ] || { bad="$bad $t(link: $(readlink -f $link))"; continue; }
+	if [ $t = xen-lowmemd ] || [ $t = xen-mceinj ]; then
+		strace -f -qq -P $BIN/$t -e trace=execve -e inject=execve:error=ENOEXEC -o $T/x.trace \
+			timeout 30 $link </dev/null >/dev/null 2>&1
+		grep -q "^[0-9]* *execve(\"$BIN/$t\", .* = -1 ENOEXEC .*(INJECTED)" $T/x.trace ||
+			bad="$bad $t(exec: $(grep execve $T/x.trace | tail -n 1))"
+		continue
+	fi
+	# shellcheck disable=SC2046
+	strace -f -qq --seccomp-bpf -e trace=execve -o $T/x.trace timeout 30 $link $(safe_args $t) </dev/null >$T/l.out 2>$T/l.err
+	echo $? >>$T/l.err
+	last=$(grep -E 'execve\(.* = 0$' $T/x.trace | tail -n 1 | sed 's/^[0-9]* *execve("\([^"]*\)".*/\1/')
+	# shellcheck disable=SC2046
+	timeout 30 $BIN/$t $(safe_args $t) </dev/null >$T/d.out 2>$T/d.err
+	echo $? >>$T/d.err
+	mask "$( [ $t = xl ] && echo list || echo $t)" <$T/l.out >$T/l.outm
+	mask "$( [ $t = xl ] && echo list || echo $t)" <$T/d.out >$T/d.outm
+	echo "$t $(safe_args $t): $(tail -n 1 $T/d.err) $(head -n 1 $T/d.out $T/d.err | tr '\n' ' ' | head -c 100)" >>$T/wrapped.txt
+	[ "$last" = $BIN/$t ] || { bad="$bad $t(exec: $last)"; continue; }
+	cmp -s $T/l.outm $T/d.outm && cmp -s $T/l.err $T/d.err ||
+		bad="$bad $t(output: [$(oneline $T/l.err)] vs [$(oneline $T/d.err)])"
+done
+[ $n -gt 20 ] && [ -z "$bad" ] && pass "wrapped-names-reach-real-tools" ||
+	fail wrapped-names-reach-real-tools "$n names checked; wrong:$bad"
+save
+info "xen-toolstack: $n wrapped names checked:$WRAPPED (dom0 up ${T_UP}s, names done ${SECONDS}s)"
+
+# ---- 3. domU lifecycles ----------------------------------------------------------------------
+# The bridge the vifs join: dom0's side of the guests' only network. IPv6 link-local only,
+# no address configured anywhere; QEMU has no network device, so nothing leaves the VM.
+ip link add xenbr0 type bridge && ip link set xenbr0 up || fail bridge "ip link add xenbr0 failed"
+mkdir -p /var/lib/xen/images
+mkcfg() { # NAME MODE SCRIPTDIR: a PV domU, 96 MB, one vif on xenbr0, one 8 MB file-backed disk
+	local img=/var/lib/xen/images/$1.img
+	rm -f "$img" && truncate -s 8M "$img"
+	{
+		echo "name = \"$1\""
+		echo 'type = "pv"'
+		echo "kernel = \"$D/vmlinuz\""
+		echo "ramdisk = \"$D/initrd.gz\""
+		echo "extra = \"console=hvc0 quiet panic=-1 fltest.mode=$2 fltest.token=$TOKEN-$1\""
+		echo 'memory = 96'
+		echo 'vcpus = 1'
+		if [ "$3" = /etc/xen/scripts ]; then # Debian's defaults: vif-bridge, block
+			echo "vif = [ 'bridge=xenbr0' ]"
+			echo "disk = [ 'file:$img,xvda,w' ]"
+		else
+			echo "vif = [ 'bridge=xenbr0,script=$3/vif-bridge' ]"
+			echo "disk = [ 'format=raw,vdev=xvda,access=rw,script=$3/block,target=$img' ]"
+		fi
+		echo 'on_poweroff = "destroy"'
+		echo 'on_reboot = "destroy"'
+		echo 'on_crash = "destroy"'
+	} >$D/$1.cfg
+}
+in_list() { xl list 2>/dev/null | awk 'NR > 1 { print $1 }' | grep -qx "$1"; }
+wait_gone() { # NAME SECONDS
+	local i=0
+	while in_list "$1" && [ $i -lt $2 ]; do nap 1; i=$((i + 1)); done
+	! in_list "$1"
+}
+# a FAIL with what explains it: the guest's console and libxl's own lines
+fail_with() { # CHECK CONSOLE XLLOG DETAILS...
+	local n=$1 c=$2 x=$3
+	shift 3
+	fail "$n" "$*"
+	show_log "$c" 12
+	show_log "$x" 12 '^libxl: (error|warning)|^xl|[Ee]rror|[Ff]ail|timeout'
+}
+
+# One domU checked end to end, then shut down cleanly. `xl create -c` (the guest's console
+# through xl) and `xl shutdown -w` run under strace -f: every process of the lifecycle.
+domu_checked() { # SET DIR
+	local set=$1 n=chk-$1 c=$T/console-chk-$1.txt x=$T/xl-chk-$1.log
+	local img=/var/lib/xen/images/chk-$1.img dom0ll
+	mkcfg $n check "$2"
+	rm -f /tmp/cin && mkfifo /tmp/cin
+	sleep 900 >/tmp/cin & # xenconsole's stdin: open, silent
+	local holder=$!
+	strace_xl $T/trace-$set-1create.txt xl -vvv create -c $D/$n.cfg </tmp/cin >$c 2>$x &
+	local xlpid=$!
+	if ! wait_for $c DOMU-MARKER $XL_TIMEOUT $xlpid; then
+		fail_with "domu-console-$set" $c $x "no DOMU-MARKER on the console of xl create -c (xl create ended or ${XL_TIMEOUT}s); the other checks of this domU are not run"
+		xl destroy $n >/dev/null 2>&1
+		kill $holder $xlpid 2>/dev/null
+		return 1
+	else
+		pass "domu-console-$set"
+		if wait_for $c DOMU-READY $XL_TIMEOUT $xlpid; then
+			grep -aq 'DOMU-DEVICES block=.*xvda.* net=.*eth0' $c && pass "domu-devices-$set" ||
+				fail_with "domu-devices-$set" $c $x "no xvda and eth0: $(grep -a DOMU-DEVICES $c | tr -d '\r')"
+			# dom0's side of the link: xenbr0's link-local address must have answered
+			dom0ll=$(ip -6 -o addr show dev xenbr0 scope link | awk '{ sub("/.*", "", $4); print $4 }')
+			if [ -n "$dom0ll" ] && grep -a '^DOMU-PING' $c | grep -q "from $dom0ll:"; then
+				pass "domu-ping6-bridge-$set"
+			else
+				fail_with "domu-ping6-bridge-$set" $c $x "xenbr0 ($dom0ll) did not answer: $(grep -a '^DOMU-PING' $c | tr -d '\r' | tr '\n' '|')"
+			fi
+		else
+			fail_with "domu-checks-$set" $c $x "no DOMU-READY within ${XL_TIMEOUT}s"
+		fi
+	fi
+	strace_xl $T/trace-$set-1shutdown.txt timeout $XL_TIMEOUT xl shutdown -w $n >$T/xl-shutdown-$set.log 2>&1
+	local rc=$?
+	wait_exit $xlpid $XL_TIMEOUT
+	kill $holder 2>/dev/null
+	if [ $rc = 0 ] && wait_gone $n 30; then
+		pass "domu-shutdown-$set"
+	else
+		fail_with "domu-shutdown-$set" $c /var/log/xen/xl-$n.log "xl shutdown -w rc=$rc: $(oneline $T/xl-shutdown-$set.log); xl list: $(xl list | awk 'NR>1{print $1}' | tr '\n' ' ')"
+		xl destroy $n >/dev/null 2>&1
+	fi
+	# the guest wrote DISK-TOKEN at the start of xvda: now in the backing file
+	if head -c 512 "$img" | grep -aq "FORKLESS-DISK $TOKEN-$n"; then
+		pass "domu-disk-written-$set"
+	else
+		fail_with "domu-disk-written-$set" $c $x "first bytes of $img: $(head -c 64 "$img" | tr -c '[:print:]' .)"
+	fi
+	cp /var/log/xen/xl-$n.log $T/ 2>/dev/null
+}
+
+# One domU created and destroyed with nothing traced; xl's -vvv lines stamped as read give
+# each hotplug script's wall time.
+domu_destroyed() { # SET DIR
+	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt
+	mkcfg $n idle "$2"
+	timeout $XL_TIMEOUT xl -vvv create $D/$n.cfg 2>&1 >/dev/null | stamp >$T/vvv-$set-create.txt
+	rm -f /tmp/cin2 && mkfifo /tmp/cin2
+	sleep 900 >/tmp/cin2 &
+	local holder=$!
+	timeout $XL_TIMEOUT xl console $n </tmp/cin2 >$c 2>&1 &
+	if wait_for $c DOMU-MARKER $XL_TIMEOUT $!; then
+		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$T/vvv-$set-destroy.txt
+		wait_gone $n 30 && pass "domu-destroy-$set" ||
+			fail_with "domu-destroy-$set" $c $T/vvv-$set-destroy.txt "still listed after xl destroy"
+	else
+		fail_with "domu-destroy-$set" $c $T/vvv-$set-create.txt "no DOMU-MARKER through xl console within ${XL_TIMEOUT}s"
+		xl destroy $n >/dev/null 2>&1
+	fi
+	kill $holder 2>/dev/null
+}
+
+# Three domUs at once: created one after the other, each booted (its marker through an
+# untraced `xl console`) before the next is made, so that no guest's boot competes with
+# the next one's hotplug scripts for the CPUs; then listed and destroyed. Each xl command
+# runs under its own strace -f (an `xl create`'s strace lasts as long as its daemon).
+domus_three() { # SET DIR
+	local set=$1 names="tri-$1-a tri-$1-b tri-$1-c" n bad= holders=
+	rm -f $T/xl-3-$set.log $T/trace-$set-3-*.txt
+	rm -f /tmp/cin3 && mkfifo /tmp/cin3
+	sleep 900 >/tmp/cin3 &
+	holders=$!
+	for n in $names; do
+		mkcfg $n idle "$2"
+		strace_xl $T/trace-$set-3-create-$n.txt xl create $D/$n.cfg >>$T/xl-3-$set.log 2>&1 &
+		# xl create returns once the domain runs (its daemon stays traced): find it below
+		# the subshell and strace, and wait for it
+		local p=$! comm= i=0
+		while [ "$comm" != xl ] && [ $i -lt 600 ] && kill -0 $p 2>/dev/null; do
+			read -r comm </proc/$p/comm
+			[ "$comm" = xl ] && break
+			local c=
+			read -r c _ </proc/$p/task/$p/children
+			if [ -n "$c" ]; then p=$c; else nap 0.1; i=$((i + 1)); fi
+		done
+		[ "$comm" = xl ] && wait_exit $p $XL_TIMEOUT
+		timeout $XL_TIMEOUT xl console $n </tmp/cin3 >$T/console-$n.txt 2>&1 &
+		wait_for $T/console-$n.txt DOMU-MARKER $XL_TIMEOUT $! || bad="$bad $n(no marker)"
+	done
+	strace_xl $T/trace-$set-3-list.txt xl list >$T/xl-list-3.txt 2>>$T/xl-3-$set.log
+	for n in $names; do
+		strace_xl $T/trace-$set-3-destroy-$n.txt timeout $XL_TIMEOUT xl destroy $n >>$T/xl-3-$set.log 2>&1 ||
+			bad="$bad $n(destroy)"
+	done
+	kill $holders 2>/dev/null
+	local listed=0 left=
+	for n in $names; do
+		awk 'NR > 1 { print $1 }' $T/xl-list-3.txt | grep -qx $n && listed=$((listed + 1))
+		wait_gone $n 30 || left="$left $n"
+	done
+	# the creates' straces end with their daemons, which end with their domains
+	local i=0
+	while [ -n "$(jobs -rp)" ] && [ $i -lt 60 ]; do nap 1; i=$((i + 1)); done
+	if [ $listed = 3 ] && [ -z "$left" ] && [ -z "$bad" ]; then
+		pass "three-domus-$set"
+	else
+		fail_with "three-domus-$set" /dev/null $T/xl-3-$set.log "listed $listed of 3 [$(oneline $T/xl-list-3.txt)]; left:$left; failed:$bad"
+		for n in $left; do xl destroy $n >/dev/null 2>&1; done
+	fi
+}
+
+# The script sets: NAME=DIRECTORY with vif-bridge and block in it. Debian's come first;
+# forkless's hotplug applets are added when the binary has them, so both are measured in
+# the same boot. Another set is one more word here.
+SCRIPT_SETS="debian=/etc/xen/scripts"
+if /usr/bin/forkless --list 2>/dev/null | grep -qx vif-bridge &&
+	/usr/bin/forkless --list | grep -qx block; then
+	mkdir -p $V/scripts-forkless
+	ln -sf /usr/bin/forkless $V/scripts-forkless/vif-bridge
+	ln -sf /usr/bin/forkless $V/scripts-forkless/block
+	SCRIPT_SETS="$SCRIPT_SETS forkless=$V/scripts-forkless"
+fi
+# More sets from the host (VM_EXTRA_SCRIPT_SETS for tests/vm/run, e.g. copy=/vmtest/copy):
+# a directory that does not exist is made a copy of Debian's, to check the harness itself.
+for s in $(cat $V/extra-sets 2>/dev/null); do
+	[ -d "${s#*=}" ] || cp -a /etc/xen/scripts "${s#*=}"
+	SCRIPT_SETS="$SCRIPT_SETS $s"
+done
+echo "$SCRIPT_SETS" >$T/sets
+for s in $SCRIPT_SETS; do
+	t0=$EPOCHREALTIME
+	domu_checked "${s%%=*}" "${s#*=}"
+	save
+	domu_destroyed "${s%%=*}" "${s#*=}"
+	save
+	domus_three "${s%%=*}" "${s#*=}"
+	save
+	info "xen-toolstack: script set ${s%%=*} (${s#*=}): lifecycles took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
+done
+xl list >$T/final-xl-list.txt 2>&1
+cp /var/log/xen/* $T/ 2>/dev/null
+save
+sync
