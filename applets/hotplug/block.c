@@ -506,9 +506,8 @@ int block_main(int argc, char **argv)
 
 	memset(&b, 0, sizeof(b));
 	hp_init(h, "block", argc, argv);
-	hp_log(h, HP_DEBUG, h->command, " XENBUS_PATH=",
-	       h->xb_path ? h->xb_path : "");
-	hp_check_command(h, commands);
+	hp_log_call(h);
+	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
 	hp_env_required(h, "XENBUS_PATH");
 	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)

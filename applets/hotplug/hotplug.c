@@ -39,6 +39,7 @@
 //config:
 //config:endmenu
 #include <stddef.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -56,10 +57,23 @@
 
 extern char **environ;
 
+/* The arguments vif-common.sh's evalVariables evals (NAME=VALUE, '=' not
+ * first), once hp_check_command has found them plain assignments: they
+ * override the environment, the last one winning, as the evals in order
+ * do. libxl passes `type_if=vif` this way. */
+static char *const *hp_assign;
+static int hp_nassign;
+
 const char *hp_env(const char *name)
 {
-	const char *v = getenv(name);
+	size_t n = strlen(name);
+	const char *v = NULL;
 
+	for (int i = 0; i < hp_nassign; i++)
+		if (strncmp(hp_assign[i], name, n) == 0 && hp_assign[i][n] == '=')
+			v = hp_assign[i] + n + 1;
+	if (!v)
+		v = getenv(name);
 	return v && *v ? v : NULL;
 }
 
@@ -536,16 +550,63 @@ int hp_have_hooks(const char *dir)
 	return each_entry(dir, is_hook, NULL) > 0;
 }
 
-void hp_check_command(struct hotplug *h, const char *const *commands)
+void hp_log_call(struct hotplug *h)
 {
-	for (const char *const *c = commands; *c; c++)
-		if (strcmp(h->command, *c) == 0) {
-			if (h->argc > 2)
-				hp_fallback(h, "arguments after the command");
-			return;
+	char args[HP_MSG_MAX];
+	size_t len = 0;
+
+	/* xen-hotplug-common.sh: log debug "$*" "XENBUS_PATH=$XENBUS_PATH" */
+	args[0] = '\0';
+	for (int i = 1; i < h->argc; i++) {
+		if (i > 1)
+			str_append(args, sizeof(args), &len, " ", 1);
+		str_append(args, sizeof(args), &len, h->argv[i],
+			   strlen(h->argv[i]));
+	}
+	hp_log(h, HP_DEBUG, args, " XENBUS_PATH=",
+	       h->xb_path ? h->xb_path : "");
+}
+
+/* Would `eval "NAME=VALUE"` be a plain assignment of VALUE as it is? A
+ * name that is no shell identifier, or a value with quoting, expansion or
+ * an operator in it, is left to the script's own eval. */
+static int plain_assignment(const char *arg, const char *eq)
+{
+	if (!(isalpha((unsigned char)*arg) || *arg == '_'))
+		return 0;
+	for (const char *p = arg + 1; p < eq; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return 0;
+	return eq[1] != '~' && !eq[1 + strcspn(eq + 1, " \t\n'\"\\$`;&|<>()")];
+}
+
+void hp_check_command(struct hotplug *h, const char *const *commands,
+		      int eval_vars)
+{
+	const char *command = NULL;
+
+	/* findCommand: the first argument without a '='. evalVariables (the
+	 * vif scripts only) evals the ones with a '=' after the first byte;
+	 * anything else is ignored, as by the scripts. */
+	for (int i = 1; i < h->argc; i++) {
+		const char *a = h->argv[i], *eq = strchr(a, '=');
+
+		if (!eq) {
+			if (!command)
+				command = a;
+		} else if (eval_vars && eq != a && !plain_assignment(a, eq)) {
+			hp_fallback(h, "an argument the script would eval as shell code");
 		}
-	if (strchr(h->command, '='))   /* findCommand skips VAR=VALUE */
-		hp_fallback(h, "arguments before the command");
+	}
+	if (eval_vars && h->argc > 1) {
+		hp_assign = h->argv + 1;
+		hp_nassign = h->argc - 1;
+		h->xb_path = hp_env("XENBUS_PATH");
+	}
+	h->command = command ? command : "";
+	for (const char *const *c = commands; *c; c++)
+		if (strcmp(h->command, *c) == 0)
+			return;
 	hp_log(h, HP_ERR, "Invalid command: ", h->command);
 	_exit(1);
 }

@@ -39,7 +39,7 @@ enum { HP_ERR = 3, HP_NOTICE = 5, HP_DEBUG = 7 };
 struct hotplug {
 	const char *script;     /* argv[0]: the scripts' $0 */
 	const char *name;       /* the applet: vif-bridge, block... */
-	const char *command;    /* argv[1] */
+	const char *command;    /* findCommand's: see hp_check_command */
 	const char *xb_path;    /* XENBUS_PATH, relative to /local/domain/0 */
 	int argc;
 	char **argv;
@@ -137,10 +137,16 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why);
 /* Does DIR hold an executable "*.hook" (call_hooks)? */
 int hp_have_hooks(const char *dir);
 
-/* The common argument check: argv[1] is one of the commands (NULL-ended)
- * and no more arguments (else the script's evalVariables/findCommand
- * rules apply: fallback). Invalid: "Invalid command: X" logged, exit 1. */
-void hp_check_command(struct hotplug *h, const char *const *commands);
+/* The scripts' first line: log debug "$*" "XENBUS_PATH=$XENBUS_PATH". */
+void hp_log_call(struct hotplug *h);
+/* The common argument check, as the scripts read their arguments: the
+ * command is the first one without a '=' (findCommand) and must be one of
+ * commands (NULL-ended); with eval_vars (vif-common.sh's evalVariables),
+ * NAME=VALUE arguments override the environment for hp_env (libxl passes
+ * `type_if=vif`), and one that is not a plain assignment is handed to the
+ * script. Invalid: "Invalid command: X" logged, exit 1. */
+void hp_check_command(struct hotplug *h, const char *const *commands,
+		      int eval_vars);
 /* getenv that treats "" as unset, as ${X:-} tests do. */
 const char *hp_env(const char *name);
 /* ${X:?}: the value, or "$0: X: parameter null or not set", exit 1. */

@@ -43,9 +43,8 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv)
 	memset(v, 0, sizeof(*v));
 	v->nl.fd = -1;
 	hp_init(h, name, argc, argv);
-	hp_log(h, HP_DEBUG, h->command, " XENBUS_PATH=",
-	       h->xb_path ? h->xb_path : "");
-	hp_check_command(h, vif_commands);
+	hp_log_call(h);
+	hp_check_command(h, vif_commands, 1);
 	online = strcmp(h->command, "online") == 0;
 	add = strcmp(h->command, "add") == 0;
 	type_if = hp_env("type_if");

@@ -78,6 +78,8 @@ loops_named() {
 }
 
 scenario file-add-w : "${BLK_ENV[@]}" -- block add
+# block evaluates no NAME=VALUE argument; findCommand takes the first word
+scenario file-add-w-args : "${BLK_ENV[@]}" -- block add type_if=vbd
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
 grep -q "HP/disk.img *0$" "$HP/file-add-w.forkless" || fail "block/file-add-w: read-write loop" "$(cat "$HP/file-add-w.forkless")"

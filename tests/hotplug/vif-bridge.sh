@@ -35,6 +35,13 @@ has online "link/ether fe:ff:ff:ff:ff:ff"
 
 s_offline() { s_plain; ip link set vif1.0 master xenbr0 up; }
 scenario offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline
+# libxl's own call: `vif-bridge online type_if=vif` (libxl_linux.c), the
+# argument evalVariables evals; an argument it would eval as code, and
+# extra words, which findCommand passes over.
+scenario libxl-args s_plain "${VIF_ENV[@]}" -- vif-bridge online type_if=vif
+scenario libxl-args-offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline type_if=vif
+scenario command-after-assignment s_plain "${VIF_ENV[@]}" -- vif-bridge type_if=vif online
+scenario extra-words s_plain "${VIF_ENV[@]}" -- vif-bridge online extra words
 has offline "vif1.0@guest1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noqueue state DOWN"
 
 s_offline_gone() { s_plain; ip link del vif1.0; }
@@ -51,6 +58,8 @@ scenario mtu-not-a-number s_bad_mtu "${VIF_ENV[@]}" -- vif-bridge online
 s_env() { add_bridge br-env 02:00:00:00:00:11; add_bridge xenbr0 02:00:00:00:00:10; add_vif vif1.0; }
 scenario bridge-from-env s_env "${VIF_ENV[@]}" bridge=br-env -- vif-bridge online
 has bridge-from-env "master br-env"
+scenario arg-overrides-env s_env "${VIF_ENV[@]}" -- vif-bridge online bridge=br-env
+has arg-overrides-env "master br-env"
 
 s_first() { add_bridge xenbr0 02:00:00:00:00:10; add_bridge abr 02:00:00:00:00:11; add_bridge mbr 02:00:00:00:00:12; add_vif vif1.0; }
 scenario first-bridge s_first "${VIF_ENV[@]}" -- vif-bridge online

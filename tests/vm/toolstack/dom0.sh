@@ -78,6 +78,14 @@ WRAPPED=
 for l in /usr/sbin/* /usr/bin/*; do
 	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
 done
+# Debian's hotplug scripts as a dom0 with forkless's packages has them: each one forkless
+# replaces diverted to NAME.distrib (what the applets hand unusual calls to), and a copy
+# of the whole directory as it was, the "debian" script set below (its scripts source
+# their helpers from their own directory).
+cp -a /etc/xen/scripts $V/scripts-debian
+for p in $($V/forkless --list-full); do
+	case $p in etc/xen/scripts/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
+done
 if $V/forkless --install -s / >$T/install.log 2>&1; then
 	t=$(readlink -f /usr/sbin/xl)
 	[ "$t" = /usr/bin/forkless ] && pass install || fail install "/usr/sbin/xl resolves to $t, not /usr/bin/forkless"
@@ -373,18 +381,18 @@ domus_three() { # SET DIR
 # The script sets: NAME=DIRECTORY with vif-bridge and block in it. Debian's come first;
 # forkless's hotplug applets are added when the binary has them, so both are measured in
 # the same boot. Another set is one more word here.
-SCRIPT_SETS="debian=/etc/xen/scripts"
+SCRIPT_SETS="debian=$V/scripts-debian"
+# forkless's: /etc/xen/scripts as `forkless --install -s /` left it (links to the applets,
+# Debian's originals beside them as *.distrib), when the binary has the applets.
 if /usr/bin/forkless --list 2>/dev/null | grep -qx vif-bridge &&
-	/usr/bin/forkless --list | grep -qx block; then
-	mkdir -p $V/scripts-forkless
-	ln -sf /usr/bin/forkless $V/scripts-forkless/vif-bridge
-	ln -sf /usr/bin/forkless $V/scripts-forkless/block
-	SCRIPT_SETS="$SCRIPT_SETS forkless=$V/scripts-forkless"
+	/usr/bin/forkless --list | grep -qx block &&
+	[ "$(readlink -f /etc/xen/scripts/vif-bridge)" = /usr/bin/forkless ]; then
+	SCRIPT_SETS="$SCRIPT_SETS forkless=/etc/xen/scripts"
 fi
 # More sets from the host (VM_EXTRA_SCRIPT_SETS for tests/vm/run, e.g. copy=/vmtest/copy):
 # a directory that does not exist is made a copy of Debian's, to check the harness itself.
 for s in $(cat $V/extra-sets 2>/dev/null); do
-	[ -d "${s#*=}" ] || cp -a /etc/xen/scripts "${s#*=}"
+	[ -d "${s#*=}" ] || cp -a $V/scripts-debian "${s#*=}"
 	SCRIPT_SETS="$SCRIPT_SETS $s"
 done
 echo "$SCRIPT_SETS" >$T/sets
