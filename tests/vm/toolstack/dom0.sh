@@ -8,7 +8,8 @@
 #     modules, Debian's own `/etc/init.d/xen start` (oxenstored, xen-init-dom0, xenconsoled)
 #  2. xl info / list / vcpu-list, xentop, xenstore-ls through forkless's links = direct;
 #     every name Debian links to xen-utils-wrapper reaches the real tool through forkless
-#  3. per script set (SCRIPT_SETS: NAME=DIR, Debian's /etc/xen/scripts first): one PV domU
+#  3. per script set (SCRIPT_SETS: NAME=DIR; Debian's scripts, then forkless's applets, both
+#     in /etc/xen/scripts, swapped by use_scripts): one PV domU
 #     checked end to end and shut down (traced), one destroyed (untraced, xl -vvv stamped:
 #     the scripts' wall times), three at once (traced)
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
@@ -79,9 +80,9 @@ for l in /usr/sbin/* /usr/bin/*; do
 	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
 done
 # Debian's hotplug scripts as a dom0 with forkless's packages has them: each one forkless
-# replaces diverted to NAME.distrib (what the applets hand unusual calls to), and a copy
-# of the whole directory as it was, the "debian" script set below (its scripts source
-# their helpers from their own directory).
+# replaces diverted to NAME.distrib (what the applets hand unusual calls to); a copy of
+# the whole directory as it was seeds the script sets a host asks for (their scripts
+# source their helpers from their own directory).
 cp -a /etc/xen/scripts $V/scripts-debian
 for p in $($V/forkless --list-full); do
 	case $p in etc/xen/scripts/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
@@ -380,13 +381,26 @@ domus_three() { # SET DIR
 
 # The script sets: NAME=DIRECTORY with vif-bridge and block in it. Debian's come first;
 # forkless's hotplug applets are added when the binary has them, so both are measured in
-# the same boot. Another set is one more word here.
-SCRIPT_SETS="debian=$V/scripts-debian"
-# forkless's: /etc/xen/scripts as `forkless --install -s /` left it (links to the applets,
-# Debian's originals beside them as *.distrib), when the binary has the applets.
+# the same boot. Both are /etc/xen/scripts, libxl's default (domU configs with no
+# script=): use_scripts puts Debian's scripts there (copies of the *.distrib), or
+# forkless's links back (`forkless --install -s /` again). Another set is one more word
+# here, or a directory from the host.
+use_scripts() { # NAME
+	local p
+	for p in $($V/forkless --list-full); do
+		case $p in etc/xen/scripts/*) ;; *) continue ;; esac
+		[ -f "/$p.distrib" ] || continue
+		case $1 in
+		debian) rm -f "/$p" && cp -a "/$p.distrib" "/$p" ;;
+		forkless) ;;
+		esac
+	done
+	[ "$1" = forkless ] && $V/forkless --install -s / >>$T/install.log 2>&1
+	return 0
+}
+SCRIPT_SETS="debian=/etc/xen/scripts"
 if /usr/bin/forkless --list 2>/dev/null | grep -qx vif-bridge &&
-	/usr/bin/forkless --list | grep -qx block &&
-	[ "$(readlink -f /etc/xen/scripts/vif-bridge)" = /usr/bin/forkless ]; then
+	/usr/bin/forkless --list | grep -qx block; then
 	SCRIPT_SETS="$SCRIPT_SETS forkless=/etc/xen/scripts"
 fi
 # More sets from the host (VM_EXTRA_SCRIPT_SETS for tests/vm/run, e.g. copy=/vmtest/copy):
@@ -398,6 +412,13 @@ done
 echo "$SCRIPT_SETS" >$T/sets
 for s in $SCRIPT_SETS; do
 	t0=$EPOCHREALTIME
+	use_scripts "${s%%=*}"
+	if [ "${s%%=*}" = forkless ]; then
+		[ "$(readlink -f /etc/xen/scripts/vif-bridge)" = /usr/bin/forkless ] &&
+			[ "$(readlink -f /etc/xen/scripts/block)" = /usr/bin/forkless ] &&
+			pass scripts-forkless-installed ||
+			fail scripts-forkless-installed "vif-bridge/block are not forkless's after --install -s /"
+	fi
 	domu_checked "${s%%=*}" "${s#*=}"
 	save
 	domu_destroyed "${s%%=*}" "${s#*=}"
