@@ -114,6 +114,18 @@ static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
 	}
 }
 
+/* The payload of a whole reply into out, NUL-terminated: its length, or
+ * -E2BIG when out cannot hold it. */
+static long copy_payload(char *out, size_t cap, const char *payload,
+			 uint32_t plen)
+{
+	if (plen >= cap)
+		return -E2BIG;
+	memcpy(out, payload, plen);
+	out[plen] = '\0';
+	return plen;
+}
+
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	     uint64_t deadline_ms, const char **dev)
 {
@@ -148,11 +160,7 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	close(fd);
 	if (ret < 0)
 		return ret;
-	if (plen >= cap)
-		return -E2BIG;
-	memcpy(out, payload, plen);
-	out[plen] = '\0';
-	return plen;
+	return copy_payload(out, cap, payload, plen);
 }
 
 /* ---- a connection for several requests ---------------------------------- */
@@ -233,11 +241,7 @@ long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 	}
 	if (ret < 0)
 		return ret;
-	if (plen >= cap)
-		return -E2BIG;
-	memcpy(out, payload, plen);
-	out[plen] = '\0';
-	return plen;
+	return copy_payload(out, cap, payload, plen);
 }
 
 long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,

@@ -1,5 +1,11 @@
-# A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh):
+# A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh)
+# and xen-init-list's (tests/xen-init/list.sh; the parts marked "xen-init:"):
 #   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty]
+# xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
+# lines, VALUE with Python bytes escapes such as \x00 and \n), and
+# IS_DOMAIN_INTRODUCED answers T for the domids listed in
+# STATEDIR/introduced (one a line; without that file: every domid that has
+# /local/domain/N).
 # Serves the xs_wire.h protocol on the unix socket SOCKET, where
 # libxenstore (Debian's xenstore-read...) and forkless both connect, to
 # any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
@@ -18,12 +24,27 @@ sock_path, statedir = sys.argv[1], sys.argv[2]
 silent = '--silent' in sys.argv[3:]
 use_pty = '--pty' in sys.argv[3:]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
-         7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM'}
+         7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
+         14: 'IS_DOMAIN_INTRODUCED'}
 tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
 gen = [0]
 txs = {}          # id -> [tree copy, gen at start]
 next_tx = [1]
 log = open(os.path.join(statedir, 'log'), 'a', buffering=1)
+# xen-init: the initial tree
+import codecs
+if os.path.exists(os.path.join(statedir, 'tree.in')):
+    with open(os.path.join(statedir, 'tree.in'), encoding='utf-8') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            k, v = line.split('=', 1)
+            tree[k] = codecs.escape_decode(v.encode('utf-8'))[0]
+            p = k.rsplit('/', 1)[0] or '/'
+            while p not in tree:
+                tree[p] = b''
+                p = p.rsplit('/', 1)[0] or '/'
 
 def save():
     with open(os.path.join(statedir, 'tree.tmp'), 'w') as f:
@@ -68,6 +89,14 @@ def handle(conn_id, kind, tx, payload):
                 return 16, b'EAGAIN\0'
             tree.clear(); tree.update(st[0]); gen[0] += 1; save()
         return kind, b'OK\0'
+    if kind == 14:   # xen-init: IS_DOMAIN_INTRODUCED
+        domid = payload.rstrip(b'\0').decode()
+        f = os.path.join(statedir, 'introduced')
+        if os.path.exists(f):
+            yes = domid in open(f).read().split()
+        else:
+            yes = ('/local/domain/' + domid) in tree
+        return kind, (b'T\0' if yes else b'F\0')
     if kind == 11:
         nul = payload.find(b'\0')
         if nul < 0:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/xen-init/list.sh - xen-init-list against a stand-in xenstored
-# (tests/xen-init/xenstored-standin.py) on /var/run/xenstored/socket, in a
+# (tests/hotplug/xenstored-standin.py) on /var/run/xenstored/socket, in a
 # private mount namespace (tmpfs /run and /dev: the host's are not seen):
 # the lines for no domU, one, three (domid order, not the store's), names
 # as they are (spaces, UTF-8, control bytes, a NUL), incomplete or stale
@@ -36,7 +36,7 @@ xs_start() {
 	if [ -n "$XS_PID" ]; then kill "$XS_PID" 2>/dev/null; wait "$XS_PID" 2>/dev/null; fi
 	rm -rf "$base/xs"; mkdir -p "$base/xs"
 	cat >"$base/xs/tree.in"
-	python3 "$TOP/tests/xen-init/xenstored-standin.py" /var/run/xenstored/socket "$base/xs" "$@" &
+	python3 "$TOP/tests/hotplug/xenstored-standin.py" /var/run/xenstored/socket "$base/xs" "$@" &
 	XS_PID=$!
 	for i in $(seq 100); do
 		[ -e "$base/xs/ready" ] && return 0

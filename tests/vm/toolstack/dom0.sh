@@ -334,6 +334,20 @@ domu_destroyed() { # SET DIR
 # untraced `xl console`) before the next is made, so that no guest's boot competes with
 # the next one's hotplug scripts for the CPUs; then listed and destroyed. Each xl command
 # runs under its own strace -f (an `xl create`'s strace lasts as long as its daemon).
+# console_marker NAME: DOMU-MARKER through `xl console NAME`, which exits at once while
+# xenconsoled has not yet set the new domain's console up (xl create can return before):
+# it is started again until the marker is there or XL_TIMEOUT has passed.
+console_marker() {
+	local t0=$SECONDS left
+	: >$T/console-$1.txt
+	while left=$((XL_TIMEOUT - (SECONDS - t0))) && [ $left -gt 0 ]; do
+		timeout $left xl console $1 </tmp/cin3 >>$T/console-$1.txt 2>&1 &
+		wait_for $T/console-$1.txt DOMU-MARKER $left $! && return 0
+		nap 1
+	done
+	return 1
+}
+
 domus_three() { # SET DIR
 	local set=$1 names="tri-$1-a tri-$1-b tri-$1-c" n bad= holders=
 	rm -f $T/xl-3-$set.log $T/trace-$set-3-*.txt
@@ -354,8 +368,7 @@ domus_three() { # SET DIR
 			if [ -n "$c" ]; then p=$c; else nap 0.1; i=$((i + 1)); fi
 		done
 		[ "$comm" = xl ] && wait_exit $p $XL_TIMEOUT
-		timeout $XL_TIMEOUT xl console $n </tmp/cin3 >$T/console-$n.txt 2>&1 &
-		wait_for $T/console-$n.txt DOMU-MARKER $XL_TIMEOUT $! || bad="$bad $n(no marker)"
+		console_marker $n || bad="$bad $n(no marker)"
 	done
 	strace_xl $T/trace-$set-3-list.txt xl list >$T/xl-list-3.txt 2>>$T/xl-3-$set.log
 	for n in $names; do
