@@ -5,7 +5,8 @@
 # lines, VALUE with Python bytes escapes such as \x00 and \n), and
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
 # STATEDIR/introduced (one a line; without that file: every domid that has
-# /local/domain/N).
+# /local/domain/N); with STATEDIR/introduced-einval, an error EINVAL for a
+# domid not introduced, as oxenstored 4.17 answers (C xenstored: F).
 # Serves the xs_wire.h protocol on the unix socket SOCKET, where
 # libxenstore (Debian's xenstore-read...) and forkless both connect, to
 # any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
@@ -96,6 +97,8 @@ def handle(conn_id, kind, tx, payload):
             yes = domid in open(f).read().split()
         else:
             yes = ('/local/domain/' + domid) in tree
+        if not yes and os.path.exists(os.path.join(statedir, 'introduced-einval')):
+            return 16, b'EINVAL\0'   # what oxenstored 4.17 answers for an unknown domid
         return kind, (b'T\0' if yes else b'F\0')
     if kind == 11:
         nul = payload.find(b'\0')
