@@ -205,7 +205,6 @@ int xen_init_name_main(int argc, char **argv)
 /* ---- xen-init-list ------------------------------------------------------ */
 
 #define XS_LIST_MS 5000   /* the whole run's wait for xenstored */
-#define XS_IS_DOMAIN_INTRODUCED 14   /* xs_wire.h; "T" or "F" */
 
 size_t xen_domids_of_directory(const char *list, size_t len,
 			       struct xen_domid_set *set)
@@ -298,11 +297,6 @@ static int introduced(struct xs_conn *c, unsigned id)
 
 	num[fmt_u64_base(num, id, 10)] = '\0';
 	n = xs_request(c, &rq, reply, sizeof(reply));
-	/* oxenstored (Xen 4.17, measured in the VM suite) answers EINVAL for
-	 * a domid it does not know, where C xenstored answers "F": both
-	 * mean the domain is gone. */
-	if (n == -EINVAL || n == -ENOENT)
-		return 0;
 	if (n < 0)
 		xs_failed(c, "IS_DOMAIN_INTRODUCED", num, n);
 	return n >= 1 && reply[0] == 'T';

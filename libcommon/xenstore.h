@@ -29,6 +29,7 @@ enum {
 	XS_WRITE = 11,
 	XS_RM = 13,
 	XS_ERROR = 16,
+	XS_IS_DOMAIN_INTRODUCED = 17,   /* reply "T" or "F" */
 };
 
 struct xs_header {

@@ -26,6 +26,7 @@
 # build/hotplug-debs (cached); brctl (bridge-utils), ip and losetup are
 # host tools that `make check` installs (TEST_TOOLS in the Makefile).
 
+. "$TOP/tests/lib-xenstored.sh"
 HP_DEBS=$TOP/build/hotplug-debs
 XS_ROOT=$HP_DEBS/root
 HP_PATH=/usr/sbin:/usr/bin:/sbin:/bin:$XS_ROOT/usr/bin
@@ -101,21 +102,10 @@ hp_root() {
 
 # hp_xenstored [ARGS]: (re)start the stand-in xenstored with ARGS
 # (--silent, --pty), an empty store.
-hp_xenstored() {
-	local i
-	[ -n "${HP_XS_PID:-}" ] && kill "$HP_XS_PID" 2>/dev/null && wait "$HP_XS_PID" 2>/dev/null
-	rm -f "$HP/xs/ready" "$HP/xs/pty"
-	python3 "$TOP/tests/hotplug/xenstored-standin.py" /var/run/xenstored/socket "$HP/xs" "$@" &
-	HP_XS_PID=$!
-	for i in $(seq 100); do
-		[ -e "$HP/xs/ready" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
+hp_xenstored() { xenstored_standin "$HP/xs" "$@"; }
 
 hp_cleanup() {
-	kill "$HP_XS_PID" "$HP_SYSLOG_PID" 2>/dev/null
+	kill "$XS_STANDIN_PID" "$HP_SYSLOG_PID" 2>/dev/null
 	wait 2>/dev/null
 	# loop devices are global: detach the ones this test attached
 	losetup -a 2>/dev/null | grep -F "$HP/" | cut -d: -f1 | xargs -r -n1 losetup -d 2>/dev/null

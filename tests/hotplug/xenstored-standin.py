@@ -5,8 +5,7 @@
 # lines, VALUE with Python bytes escapes such as \x00 and \n), and
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
 # STATEDIR/introduced (one a line; without that file: every domid that has
-# /local/domain/N); with STATEDIR/introduced-einval, an error EINVAL for a
-# domid not introduced, as oxenstored 4.17 answers (C xenstored: F).
+# /local/domain/N).
 # Serves the xs_wire.h protocol on the unix socket SOCKET, where
 # libxenstore (Debian's xenstore-read...) and forkless both connect, to
 # any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
@@ -26,7 +25,7 @@ silent = '--silent' in sys.argv[3:]
 use_pty = '--pty' in sys.argv[3:]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
-         14: 'IS_DOMAIN_INTRODUCED'}
+         17: 'IS_DOMAIN_INTRODUCED'}
 tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
 gen = [0]
 txs = {}          # id -> [tree copy, gen at start]
@@ -90,15 +89,13 @@ def handle(conn_id, kind, tx, payload):
                 return 16, b'EAGAIN\0'
             tree.clear(); tree.update(st[0]); gen[0] += 1; save()
         return kind, b'OK\0'
-    if kind == 14:   # xen-init: IS_DOMAIN_INTRODUCED
+    if kind == 17:   # xen-init: IS_DOMAIN_INTRODUCED
         domid = payload.rstrip(b'\0').decode()
         f = os.path.join(statedir, 'introduced')
         if os.path.exists(f):
             yes = domid in open(f).read().split()
         else:
             yes = ('/local/domain/' + domid) in tree
-        if not yes and os.path.exists(os.path.join(statedir, 'introduced-einval')):
-            return 16, b'EINVAL\0'   # what oxenstored 4.17 answers for an unknown domid
         return kind, (b'T\0' if yes else b'F\0')
     if kind == 11:
         nul = payload.find(b'\0')
