@@ -97,6 +97,13 @@
 #define FILEID_KERNFS 0xfe
 #define WALK_BUF_SIZE (64 * 1024)     /* getdents64: one call per cgroup */
 #define WALK_FDS 128                  /* at most, held down the tree */
+#define BATCH_FDS 256                 /* handle fds closed at once */
+/* The auto choice: a walk costs WALK_COST (in time) per cgroup where a
+ * handle costs 1 per id: 7/4, measured by tests/bench/cgroup.sh on 6.18
+ * (~9 us per cgroup listed, ~5 us per id by handle). The ids asked for
+ * are compared to cgroups * WALK_COST_NUM / WALK_COST_DEN. */
+#define WALK_COST_NUM 7
+#define WALK_COST_DEN 4
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
 #define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
 					 the default fanotify queue */
@@ -212,7 +219,16 @@ struct cgr {
 	uint64_t root_id;             /* mount_fd's cgroup id, 0: unknown */
 	int proc_fd;                  /* /proc/self/fd, or -1 */
 	int relative;                 /* -r */
-	int use_handles;              /* else the walk */
+	int handles;                  /* open_by_handle_at works (and is
+					 allowed: not --walk) */
+	int walk_first;               /* look ids up in the walk first */
+	uint64_t walk_after;          /* stdin: walk after this many ids by
+					 handle (UINT64_MAX: never) */
+	uint64_t by_handle;           /* ids looked up by handle so far */
+	unsigned nheld, held_cap;     /* handle fds not yet closed, and how
+					 many may be (see hold_fd()) */
+	int no_close_range;           /* close_range failed: < 5.9 */
+	int held[BATCH_FDS];          /* those fds, in the order opened */
 	int status;
 	size_t prefix_len;            /* (just "/" when mounted there) */
 	uint64_t walked_at;           /* clock_ms() of the last walk's end,
@@ -520,40 +536,135 @@ static int open_id(struct cgr *c, uint64_t id)
 				 O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
+/* Close the handle fds held: each run of consecutive numbers with one
+ * close_range (open_by_handle_at takes the lowest free fd, so a batch is
+ * one run unless the parent left fds in between, which are not ours and
+ * stay open), a lone fd -- or every fd on a kernel without close_range
+ * (< 5.9: ENOSYS, tried once) -- with close. */
+static void release_fds(struct cgr *c)
+{
+	for (unsigned i = 0, j; i < c->nheld; i = j + 1) {
+		for (j = i; j + 1 < c->nheld &&
+			    c->held[j + 1] == c->held[j] + 1; j++)
+			;
+		if (j > i && !c->no_close_range &&
+		    sys_close_range((unsigned)c->held[i],
+				    (unsigned)c->held[j], 0) == 0)
+			continue;
+		c->no_close_range |= j > i;
+		for (unsigned k = i; k <= j; k++)
+			close(c->held[k]);
+	}
+	c->nheld = 0;
+}
+
+/* Keep a handle's fd for the next release_fds(): the close costs a
+ * syscall per batch, not per id. At most held_cap are held: BATCH_FDS,
+ * or as many as RLIMIT_NOFILE left room for (learnt from the first
+ * EMFILE, see open_held()). */
+static void hold_fd(struct cgr *c, int fd)
+{
+	c->held[c->nheld++] = fd;
+	if (c->nheld >= c->held_cap)
+		release_fds(c);
+}
+
+/* open_id(), making room when out of fds: the fds held are released
+ * and the batch made that big from then on. The fd, or -1 (errno). */
+static int open_held(struct cgr *c, uint64_t id)
+{
+	int fd = open_id(c, id);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && c->nheld) {
+		c->held_cap = c->nheld;
+		release_fds(c);
+		fd = open_id(c, id);
+	}
+	return fd;
+}
+
 /* Can this process open handles? Decided once, with the mount's root. */
 static int probe_handles(struct cgr *c)
 {
 	int fd;
 
+	c->held_cap = BATCH_FDS;
 	if (c->proc_fd < 0 || (fd = open_id(c, c->root_id)) < 0)
 		return 0;   /* EPERM: no CAP_DAC_READ_SEARCH */
-	close(fd);
+	hold_fd(c, fd);
 	return 1;
 }
 
-static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
-			   size_t *len);
+/* How many cgroups a walk would list, from one read of the mount root's
+ * cgroup.stat (>= 4.14): nr_descendants, and the root. UINT64_MAX when
+ * it cannot be read. */
+static uint64_t count_cgroups(struct cgr *c)
+{
+	static const char key[] = "nr_descendants ";
+	char buf[256], *p, *end;
+	uint64_t n;
+	int fd;
+	ssize_t len = read_small_file_keep(c->mount_fd, "cgroup.stat", buf,
+					   sizeof(buf), &fd);
+
+	if (fd >= 0)
+		hold_fd(c, fd);
+	for (p = buf; len > 0 && p < buf + len; p = end + 1) {
+		end = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!end)
+			break;
+		if ((size_t)(end - p) > sizeof(key) - 1 &&
+		    memcmp(p, key, sizeof(key) - 1) == 0 &&
+		    parse_u64_base(p + sizeof(key) - 1,
+				   (size_t)(end - p) - (sizeof(key) - 1), 10,
+				   &n) == 0 && n < UINT64_MAX / WALK_COST_NUM)
+			return n + 1;
+	}
+	return UINT64_MAX;
+}
+
+/* Handles or a walk, for nids ids (UINT64_MAX: stdin, unknown): the walk
+ * once the ids outnumber its cost, cgroups * WALK_COST. With few ids (no
+ * walk is that cheap) cgroup.stat is not even read. */
+static void choose(struct cgr *c, uint64_t nids)
+{
+	uint64_t n = nids > WALK_COST_NUM / WALK_COST_DEN
+		? count_cgroups(c) : UINT64_MAX;
+	uint64_t cost = n == UINT64_MAX ? n : n * WALK_COST_NUM / WALK_COST_DEN;
+
+	if (nids == UINT64_MAX) {   /* stdin: switch after that many */
+		c->walk_after = cost;
+	} else {
+		c->walk_first = nids > cost;
+		c->walk_after = UINT64_MAX;
+	}
+}
+
+static int from_index(struct cgr *c, uint64_t id, int rewalk,
+		      const char **rel, size_t *len);
 
 /* Handle mode: 1 found (the path below the mount at *rel, *len), 0 not a
- * cgroup visible through the mount, -errno on a system error. The three
- * syscalls per id: open_by_handle_at, readlinkat, close. */
+ * cgroup visible through the mount, -errno on a system error. Two
+ * syscalls per id, open_by_handle_at and readlinkat, and a close_range
+ * per batch (hold_fd()). */
 static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 			     size_t *len)
 {
 	ssize_t n, below;
 	uint64_t again;
-	int fd = open_id(c, id);
+	int fd = open_held(c, id);
 
+	c->by_handle++;
 	if (fd < 0)
 		/* ESTALE: unknown or removed; ENOTDIR: a file's id. */
 		return errno == ESTALE || errno == ENOENT ||
 		       errno == ENOTDIR || errno == EINVAL ? 0 : -errno;
 	n = fd_path(c, fd);
-	close(fd);
+	hold_fd(c, fd);
 	/* /proc's readlink stops at a page: a deeper cgroup is found, with
 	 * the same answer, as the walk finds it. */
 	if (n == -ENAMETOOLONG)
-		return resolve_by_walk(c, id, rel, len);
+		return from_index(c, id, 1, rel, len);
 	if (n < 0)
 		return (int)n;
 	below = cgr_path_below(c->path, (size_t)n, c->prefix, c->prefix_len);
@@ -697,6 +808,7 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 {
 	int ret = -ENOMEM;
 
+	release_fds(c);   /* (the window counts the fds in use) */
 	if (!c->walk_buf)
 		c->walk_buf = cgr_map_grow(NULL, 0, WALK_BUF_SIZE);
 	if (!c->walk_fds && c->walk_buf)
@@ -711,16 +823,17 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 	c->walked_at = clock_ms();
 }
 
-/* Walk mode: as resolve_by_handle. A miss re-walks the tree, but at most
- * once a second however many ids miss. */
-static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
-			   size_t *len)
+/* Walk mode: as resolve_by_handle. With rewalk, a miss re-walks the
+ * tree, but at most once a second however many ids miss (the first
+ * lookup walks in any case). */
+static int from_index(struct cgr *c, uint64_t id, int rewalk,
+		      const char **rel, size_t *len)
 {
 	uint32_t k = cgr_index_find(&c->ix, id);
 	ssize_t n;
 
-	if (k == CGR_NONE &&
-	    (!c->walked_at || clock_ms() - c->walked_at >= REWALK_MS)) {
+	if (k == CGR_NONE && (!c->walked_at || (rewalk &&
+	    clock_ms() - c->walked_at >= REWALK_MS))) {
 		walk(c, &c->ix);
 		k = cgr_index_find(&c->ix, id);
 	}
@@ -749,8 +862,14 @@ static void answer(struct cgr *c, const char *in, size_t len, int tabbed)
 		complain(c, in, len, NOT_AN_ID);
 		return;
 	}
-	ret = c->use_handles ? resolve_by_handle(c, id, &rel, &rlen)
-			     : resolve_by_walk(c, id, &rel, &rlen);
+	/* stdin: the ids asked for by handle have cost what a walk would */
+	if (c->handles && !c->walk_first && c->by_handle >= c->walk_after)
+		c->walk_first = 1;
+	/* The walk's index first (a miss: a handle, where they work -- the
+	 * answer for a cgroup made since the walk, with no re-walk). */
+	ret = !c->walk_first ? 0 : from_index(c, id, !c->handles, &rel, &rlen);
+	if (ret == 0 && c->handles)
+		ret = resolve_by_handle(c, id, &rel, &rlen);
 	if (tabbed) {
 		out_line(c, 0, id, ret > 0 ? rel : NULL, rlen);
 	} else if (ret > 0) {
@@ -776,6 +895,7 @@ static void wait_readable(struct cgr *c, int fd)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	outbuf_flush(&c->out);
+	release_fds(c);
 	if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
 		die_err("stdin", -errno);
 }
@@ -800,9 +920,12 @@ static void resolve_stdin(struct cgr *c)
 	while (!c->out.error && (ret = line_stream_take(&ls, &p)) != 0) {
 		if (ret == -EAGAIN) {   /* a read is due */
 			/* What stdout holds is written before a read that
-			 * would block -- never per line. */
-			if (c->out.len && !readable(0))
+			 * would block -- never per line; the handle fds
+			 * are not held while waiting. */
+			if ((c->out.len || c->nheld) && !readable(0)) {
 				outbuf_flush(&c->out);
+				release_fds(c);
+			}
 			ret = line_stream_fill(&ls);
 			if (ret == -EAGAIN)
 				wait_readable(c, 0);
@@ -1278,7 +1401,8 @@ int cgroup_resolve_main(int argc, char **argv)
 	struct optscan os;
 	const char *mount_dir = NULL, *interval = NULL;
 	uint64_t interval_ms = 1000;
-	int paths = 0, list = 0, watching = 0, walk_only = 0, opt;
+	int paths = 0, list = 0, watching = 0, opt;
+	int force = 0;   /* 'w': --walk, 'h': --handles */
 
 	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
@@ -1291,11 +1415,19 @@ int cgroup_resolve_main(int argc, char **argv)
 		case 'r': c->relative = 1; break;
 		case 'm': mount_dir = os.value; break;
 		case 'i': interval = os.value; break;
-		default:   /* '?' or ':'; perhaps --walk, the one long option */
-			if (opt == ':' ||
-			    strcmp(argv[os.index - 1], "--walk") != 0)
+		default:   /* '?' or ':'; perhaps --walk or --handles */
+			if (opt == ':')
 				die_optscan(EXIT_USAGE, &os, opt);
-			walk_only = 1;
+			if (strcmp(argv[os.index - 1], "--walk") == 0)
+				opt = 'w';
+			else if (strcmp(argv[os.index - 1], "--handles") == 0)
+				opt = 'h';
+			else
+				die_optscan(EXIT_USAGE, &os, opt);
+			if (force && force != opt)
+				die_usage(EXIT_USAGE, "--walk and --handles "
+					  "do not go together");
+			force = opt;
 		}
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
@@ -1331,14 +1463,28 @@ int cgroup_resolve_main(int argc, char **argv)
 		walk(c, &c->ix);
 		list_index(c, 0);
 	} else {
-		c->use_handles = !walk_only && probe_handles(c);
-		if (strcmp(os.operands[0], "-") == 0)
+		int from_stdin = strcmp(os.operands[0], "-") == 0;
+
+		c->handles = force != 'w' && probe_handles(c);
+		if (force == 'h' && !c->handles)
+			die_msg(EXIT_UNRESOLVED, "--handles: ", c->proc_fd < 0
+				? "no /proc/self/fd" : "open_by_handle_at: ",
+				c->proc_fd < 0 ? "" : errno_text(errno));
+		if (!c->handles)
+			c->walk_first = 1;
+		else if (force == 'h')
+			c->walk_after = UINT64_MAX;
+		else
+			choose(c, from_stdin ? UINT64_MAX
+					     : (uint64_t)os.noperands);
+		if (from_stdin)
 			resolve_stdin(c);
 		else
 			for (int i = 0; i < os.noperands; i++)
 				answer(c, os.operands[i],
 				       strlen(os.operands[i]), 0);
 	}
+	release_fds(c);
 	if (outbuf_flush(&c->out) < 0)
 		die_err("stdout", c->out.error);
 	return c->status;
