@@ -140,15 +140,21 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 {
 	const char *end = line + len, *mnt = NULL;
 	size_t mlen = 0, o = 0;
-	int dash = 0;
+	int dash = 0, rank = 1;
 
 	/* id parent maj:min root mountpoint opts [optional...] - type ... */
 	for (int i = 0;; i++) {
 		const char *sp = memchr(line, ' ', (size_t)(end - line));
 		size_t flen = (size_t)((sp ? sp : end) - line);
 
-		if (i == 3 && (flen != 1 || line[0] != '/'))
-			return 0;   /* a subtree of the hierarchy */
+		if (i == 3 && (flen != 1 || line[0] != '/')) {
+			/* "/..", "/../..": mounted outside our cgroup
+			 * namespace, above its root; else a subtree */
+			for (size_t k = 0; k < flen; k += 3)
+				if (flen % 3 || memcmp(line + k, "/..", 3))
+					return 0;
+			rank = 2;
+		}
 		if (i == 4) {
 			mnt = line;
 			mlen = flen;
@@ -179,7 +185,7 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 		dir[o++] = c;
 	}
 	dir[o] = '\0';
-	return o > 0;
+	return o > 0 ? rank : 0;
 }
 
 ssize_t cgr_path_below(const char *path, size_t len, const char *prefix,
@@ -359,31 +365,47 @@ static void die_if_cannot_look(const char *what, int err)
 		die_err(what, err);
 }
 
-/* The first cgroup2 mount with root "/" in /proc/self/mountinfo: its fd,
+/* The first cgroup2 mount with root "/" in /proc/self/mountinfo (else,
+ * in a cgroup namespace, the first of an ancestor of its root): its fd,
  * or -1 (no such mount, or no /proc). */
 static int mount_from_mountinfo(char *dir, size_t cap)
 {
 	static const char mountinfo[] = "/proc/self/mountinfo";
 	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
-	char buf[LINE_MAX_BYTES];
+	char buf[LINE_MAX_BYTES], above[PATH_MAX];
 	struct line_stream ls;
 	struct line_piece p;
-	int found = -1;
+	int found = -1, second = -1, rank;
 
 	if (fd < 0) {
 		die_if_cannot_look(mountinfo, -errno);
 		return -1;
 	}
 	line_stream_init(&ls, fd, buf, sizeof(buf));
-	/* Whole lines only: a cut one cannot be told (its type is last). */
-	while (found < 0 && line_stream_next(&ls, &p) > 0)
-		if (p.first && p.last &&
-		    cgr_mountinfo_cgroup2(p.data, p.len, dir, cap)) {
-			found = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
-			die_if_cannot_look(dir, found);
+	/* Whole lines only: a cut one cannot be told (its type is last).
+	 * The first mount of the whole tree (root "/") wins; in a cgroup
+	 * namespace without one, the first from outside it ("/../.."). */
+	while (found < 0 && line_stream_next(&ls, &p) > 0) {
+		if (!p.first || !p.last)
+			continue;
+		rank = cgr_mountinfo_cgroup2(p.data, p.len, above,
+					     cap < sizeof(above) ? cap
+					     : sizeof(above));
+		if (rank == 1 || (rank == 2 && second < 0)) {
+			int *to = rank == 1 ? &found : &second;
+
+			*to = open_cgroup2(AT_FDCWD, above, O_RDONLY);
+			die_if_cannot_look(above, *to);
+			if (*to >= 0)
+				memcpy(dir, above, strlen(above) + 1);
 		}
+	}
 	close(fd);
-	return found < 0 ? -1 : found;
+	if (found < 0)
+		return second < 0 ? -1 : second;
+	if (second >= 0)
+		close(second);
+	return found;
 }
 
 /* readlink of /proc/self/fd/FD into c->path, NUL-terminated: the
