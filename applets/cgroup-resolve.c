@@ -6,7 +6,8 @@
  *
  * - Handles (CAP_DAC_READ_SEARCH and /proc): the id IS a kernfs file
  *   handle (type FILEID_KERNFS, 8 bytes), so open_by_handle_at +
- *   readlinkat(/proc/self/fd, N) + close: 3 syscalls per id. The kernel
+ *   readlinkat(/proc/self/fd, N): 2 syscalls per id, the fds closed 256
+ *   at a time with close_range (release_fds()). The kernel
  *   path is checked against the mount: an id outside a bind-mounted
  *   subtree or cgroup namespace reads back as "/" or a path outside it.
  *   A path of a page or more (readlink's limit) is found by the walk.
@@ -15,6 +16,9 @@
  *   About 4 syscalls per cgroup and no stat at all; other resolvers stat
  *   every entry. Built once per run, re-walked on a miss at most once a
  *   second (re-walking per miss melted CPUs on hosts with 7,000 cgroups).
+ * - Neither forced: choose() walks when the ids outnumber cgroups * 7/4
+ *   (cgroup.stat's count); stdin goes by handle until that many ids were
+ *   asked, then walks once, misses still by handle.
  *
  * Watch mode keeps that index current from fanotify events (filesystem
  * mark, FAN_REPORT_DFID_NAME): each event names the parent by handle --
@@ -29,10 +33,11 @@
  *
  * Call graph:
  *   cgroup_resolve_main() scans the options, find_mount(), then one mode:
- *   ID...|-  answer() -> resolve_by_handle() (open_id(), fd_path(); a path
- *            longer than /proc's readlink gives -> resolve_by_walk()) or
- *            resolve_by_walk() -> walk() -> walk_tree() -> list_dir();
- *            `-`: resolve_stdin() -> answer()
+ *   ID...|-  probe_handles(), choose() -> count_cgroups(); answer() ->
+ *            from_index() (-> walk() -> walk_tree() -> list_dir()) and/or
+ *            resolve_by_handle() (open_held(), fd_path(), hold_fd() ->
+ *            release_fds(); a path longer than /proc's readlink gives ->
+ *            from_index()); `-`: resolve_stdin() -> answer()
  *   -p       resolve_paths() -> below_root() (-r), open_cgroup2(),
  *            id_at_mount()
  *   -l       walk(), list_index()
@@ -47,7 +52,7 @@
  * libc wrappers that would pull in code this applet does not need.
  */
 //applet:CGROUP_RESOLVE cgroup-resolve usr/bin/cgroup-resolve cgroup_resolve_main 0
-//usage:Usage: cgroup-resolve [-r] [-m DIR] [--walk] ID...|-
+//usage:Usage: cgroup-resolve [-r] [-m DIR] [--walk|--handles] ID...|-
 //usage:       cgroup-resolve [-r] [-m DIR] -p PATH...
 //usage:       cgroup-resolve [-r] [-m DIR] -l | -w [-l] [-i MS]
 //usage:
@@ -61,15 +66,18 @@
 //usage:  -r      paths relative to the cgroup2 root
 //usage:  -m DIR  the cgroup2 mount (default: from /proc/self/mountinfo)
 //usage:  --walk  list the tree, no open_by_handle_at
+//usage:  --handles  open_by_handle_at, however many IDs (default:
+//usage:          a walk when IDs outnumber cgroups*7/4)
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
 //config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12 KiB)"
 //config:	default y
 //config:	help
-//config:	  Turn the cgroup ids eBPF tools record into paths (3 syscalls
-//config:	  per id with CAP_DAC_READ_SEARCH, else one stat-free walk of
-//config:	  the tree), paths into ids, list the tree, or watch cgroups
+//config:	  Turn the cgroup ids eBPF tools record into paths (2 syscalls
+//config:	  per id with CAP_DAC_READ_SEARCH, else -- or for many ids --
+//config:	  one stat-free walk of the tree), paths into ids, list the
+//config:	  tree, or watch cgroups
 //config:	  come and go (fanotify, or rescanning on kernels < 6.6).
 //config:	  Costs about 12 KiB of the static binary with the other
 //config:	  applets (14 KiB alone, counting the libc and libcommon parts
