@@ -6,7 +6,8 @@
  *
  * - Handles (CAP_DAC_READ_SEARCH and /proc): the id IS a kernfs file
  *   handle (type FILEID_KERNFS, 8 bytes), so open_by_handle_at +
- *   readlinkat(/proc/self/fd, N) + close: 3 syscalls per id. The kernel
+ *   readlinkat(/proc/self/fd, N): 2 syscalls per id, the fds closed 256
+ *   at a time with close_range (release_fds()). The kernel
  *   path is checked against the mount: an id outside a bind-mounted
  *   subtree or cgroup namespace reads back as "/" or a path outside it.
  *   A path of a page or more (readlink's limit) is found by the walk.
@@ -15,6 +16,9 @@
  *   About 4 syscalls per cgroup and no stat at all; other resolvers stat
  *   every entry. Built once per run, re-walked on a miss at most once a
  *   second (re-walking per miss melted CPUs on hosts with 7,000 cgroups).
+ * - Neither forced: choose() walks when the ids outnumber cgroups * 7/4
+ *   (cgroup.stat's count); stdin goes by handle until that many ids were
+ *   asked, then walks once, misses still by handle.
  *
  * Watch mode keeps that index current from fanotify events (filesystem
  * mark, FAN_REPORT_DFID_NAME): each event names the parent by handle --
@@ -29,10 +33,11 @@
  *
  * Call graph:
  *   cgroup_resolve_main() scans the options, find_mount(), then one mode:
- *   ID...|-  answer() -> resolve_by_handle() (open_id(), fd_path(); a path
- *            longer than /proc's readlink gives -> resolve_by_walk()) or
- *            resolve_by_walk() -> walk() -> walk_tree() -> list_dir();
- *            `-`: resolve_stdin() -> answer()
+ *   ID...|-  probe_handles(), choose() -> count_cgroups(); answer() ->
+ *            from_index() (-> walk() -> walk_tree() -> list_dir()) and/or
+ *            resolve_by_handle() (open_held(), fd_path(), hold_fd() ->
+ *            release_fds(); a path longer than /proc's readlink gives ->
+ *            from_index()); `-`: resolve_stdin() -> answer()
  *   -p       resolve_paths() -> below_root() (-r), open_cgroup2(),
  *            id_at_mount()
  *   -l       walk(), list_index()
@@ -47,7 +52,7 @@
  * libc wrappers that would pull in code this applet does not need.
  */
 //applet:CGROUP_RESOLVE cgroup-resolve usr/bin/cgroup-resolve cgroup_resolve_main 0
-//usage:Usage: cgroup-resolve [-r] [-m DIR] [--walk] ID...|-
+//usage:Usage: cgroup-resolve [-r] [-m DIR] [--walk|--handles] ID...|-
 //usage:       cgroup-resolve [-r] [-m DIR] -p PATH...
 //usage:       cgroup-resolve [-r] [-m DIR] -l | -w [-l] [-i MS]
 //usage:
@@ -61,18 +66,21 @@
 //usage:  -r      paths relative to the cgroup2 root
 //usage:  -m DIR  the cgroup2 mount (default: from /proc/self/mountinfo)
 //usage:  --walk  list the tree, no open_by_handle_at
+//usage:  --handles  open_by_handle_at, however many IDs (default:
+//usage:          a walk when IDs outnumber cgroups*7/4)
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
-//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12 KiB)"
+//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~14 KiB)"
 //config:	default y
 //config:	help
-//config:	  Turn the cgroup ids eBPF tools record into paths (3 syscalls
-//config:	  per id with CAP_DAC_READ_SEARCH, else one stat-free walk of
-//config:	  the tree), paths into ids, list the tree, or watch cgroups
-//config:	  come and go (fanotify, or rescanning on kernels < 6.6).
-//config:	  Costs about 12 KiB of the static binary with the other
-//config:	  applets (14 KiB alone, counting the libc and libcommon parts
+//config:	  Turn the cgroup ids eBPF tools record into paths (2 syscalls
+//config:	  per id with CAP_DAC_READ_SEARCH, else -- or for many ids --
+//config:	  one stat-free walk of the tree), paths into ids, list the
+//config:	  tree, or watch cgroups come and go (fanotify, or
+//config:	  rescanning on kernels < 6.6).
+//config:	  Costs about 14 KiB of the static binary with the other
+//config:	  applets (more alone, counting the libc and libcommon parts
 //config:	  it shares); no malloc: the index grows with mmap.
 
 #include <dirent.h>
@@ -97,6 +105,13 @@
 #define FILEID_KERNFS 0xfe
 #define WALK_BUF_SIZE (64 * 1024)     /* getdents64: one call per cgroup */
 #define WALK_FDS 128                  /* at most, held down the tree */
+#define BATCH_FDS 256                 /* handle fds closed at once */
+/* The auto choice: a walk costs WALK_COST (in time) per cgroup where a
+ * handle costs 1 per id: 7/4, measured by tests/bench/cgroup.sh on 6.18
+ * (~9 us per cgroup listed, ~5 us per id by handle). The ids asked for
+ * are compared to cgroups * WALK_COST_NUM / WALK_COST_DEN. */
+#define WALK_COST_NUM 7
+#define WALK_COST_DEN 4
 #define EVENT_BUF_SIZE (64 * 1024)    /* fanotify events per read */
 #define MAX_ORPHANS 16384             /* deletes kept for unknown parents:
 					 the default fanotify queue */
@@ -133,15 +148,21 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 {
 	const char *end = line + len, *mnt = NULL;
 	size_t mlen = 0, o = 0;
-	int dash = 0;
+	int dash = 0, rank = 1;
 
 	/* id parent maj:min root mountpoint opts [optional...] - type ... */
 	for (int i = 0;; i++) {
 		const char *sp = memchr(line, ' ', (size_t)(end - line));
 		size_t flen = (size_t)((sp ? sp : end) - line);
 
-		if (i == 3 && (flen != 1 || line[0] != '/'))
-			return 0;   /* a subtree of the hierarchy */
+		if (i == 3 && (flen != 1 || line[0] != '/')) {
+			/* "/..", "/../..": mounted outside our cgroup
+			 * namespace, above its root; else a subtree */
+			for (size_t k = 0; k < flen; k += 3)
+				if (flen % 3 || memcmp(line + k, "/..", 3))
+					return 0;
+			rank = 2;
+		}
 		if (i == 4) {
 			mnt = line;
 			mlen = flen;
@@ -172,7 +193,7 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 		dir[o++] = c;
 	}
 	dir[o] = '\0';
-	return o > 0;
+	return o > 0 ? rank : 0;
 }
 
 ssize_t cgr_path_below(const char *path, size_t len, const char *prefix,
@@ -212,7 +233,16 @@ struct cgr {
 	uint64_t root_id;             /* mount_fd's cgroup id, 0: unknown */
 	int proc_fd;                  /* /proc/self/fd, or -1 */
 	int relative;                 /* -r */
-	int use_handles;              /* else the walk */
+	int handles;                  /* open_by_handle_at works (and is
+					 allowed: not --walk) */
+	int walk_first;               /* look ids up in the walk first */
+	uint64_t walk_after;          /* stdin: walk after this many ids by
+					 handle (UINT64_MAX: never) */
+	uint64_t by_handle;           /* ids looked up by handle so far */
+	unsigned nheld, held_cap;     /* handle fds not yet closed, and how
+					 many may be (see hold_fd()) */
+	int no_close_range;           /* close_range failed: < 5.9 */
+	int held[BATCH_FDS];          /* those fds, in the order opened */
 	int status;
 	size_t prefix_len;            /* (just "/" when mounted there) */
 	uint64_t walked_at;           /* clock_ms() of the last walk's end,
@@ -343,31 +373,47 @@ static void die_if_cannot_look(const char *what, int err)
 		die_err(what, err);
 }
 
-/* The first cgroup2 mount with root "/" in /proc/self/mountinfo: its fd,
+/* The first cgroup2 mount with root "/" in /proc/self/mountinfo (else,
+ * in a cgroup namespace, the first of an ancestor of its root): its fd,
  * or -1 (no such mount, or no /proc). */
 static int mount_from_mountinfo(char *dir, size_t cap)
 {
 	static const char mountinfo[] = "/proc/self/mountinfo";
 	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
-	char buf[LINE_MAX_BYTES];
+	char buf[LINE_MAX_BYTES], above[PATH_MAX];
 	struct line_stream ls;
 	struct line_piece p;
-	int found = -1;
+	int found = -1, second = -1, rank;
 
 	if (fd < 0) {
 		die_if_cannot_look(mountinfo, -errno);
 		return -1;
 	}
 	line_stream_init(&ls, fd, buf, sizeof(buf));
-	/* Whole lines only: a cut one cannot be told (its type is last). */
-	while (found < 0 && line_stream_next(&ls, &p) > 0)
-		if (p.first && p.last &&
-		    cgr_mountinfo_cgroup2(p.data, p.len, dir, cap)) {
-			found = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
-			die_if_cannot_look(dir, found);
+	/* Whole lines only: a cut one cannot be told (its type is last).
+	 * The first mount of the whole tree (root "/") wins; in a cgroup
+	 * namespace without one, the first from outside it ("/../.."). */
+	while (found < 0 && line_stream_next(&ls, &p) > 0) {
+		if (!p.first || !p.last)
+			continue;
+		rank = cgr_mountinfo_cgroup2(p.data, p.len, above,
+					     cap < sizeof(above) ? cap
+					     : sizeof(above));
+		if (rank == 1 || (rank == 2 && second < 0)) {
+			int *to = rank == 1 ? &found : &second;
+
+			*to = open_cgroup2(AT_FDCWD, above, O_RDONLY);
+			die_if_cannot_look(above, *to);
+			if (*to >= 0)
+				memcpy(dir, above, strlen(above) + 1);
 		}
+	}
 	close(fd);
-	return found < 0 ? -1 : found;
+	if (found < 0)
+		return second < 0 ? -1 : second;
+	if (second >= 0)
+		close(second);
+	return found;
 }
 
 /* readlink of /proc/self/fd/FD into c->path, NUL-terminated: the
@@ -520,40 +566,135 @@ static int open_id(struct cgr *c, uint64_t id)
 				 O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
+/* Close the handle fds held: each run of consecutive numbers with one
+ * close_range (open_by_handle_at takes the lowest free fd, so a batch is
+ * one run unless the parent left fds in between, which are not ours and
+ * stay open), a lone fd -- or every fd on a kernel without close_range
+ * (< 5.9: ENOSYS, tried once) -- with close. */
+static void release_fds(struct cgr *c)
+{
+	for (unsigned i = 0, j; i < c->nheld; i = j + 1) {
+		for (j = i; j + 1 < c->nheld &&
+			    c->held[j + 1] == c->held[j] + 1; j++)
+			;
+		if (j > i && !c->no_close_range &&
+		    sys_close_range((unsigned)c->held[i],
+				    (unsigned)c->held[j], 0) == 0)
+			continue;
+		c->no_close_range |= j > i;
+		for (unsigned k = i; k <= j; k++)
+			close(c->held[k]);
+	}
+	c->nheld = 0;
+}
+
+/* Keep a handle's fd for the next release_fds(): the close costs a
+ * syscall per batch, not per id. At most held_cap are held: BATCH_FDS,
+ * or as many as RLIMIT_NOFILE left room for (learnt from the first
+ * EMFILE, see open_held()). */
+static void hold_fd(struct cgr *c, int fd)
+{
+	c->held[c->nheld++] = fd;
+	if (c->nheld >= c->held_cap)
+		release_fds(c);
+}
+
+/* open_id(), making room when out of fds: the fds held are released
+ * and the batch made that big from then on. The fd, or -1 (errno). */
+static int open_held(struct cgr *c, uint64_t id)
+{
+	int fd = open_id(c, id);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && c->nheld) {
+		c->held_cap = c->nheld;
+		release_fds(c);
+		fd = open_id(c, id);
+	}
+	return fd;
+}
+
 /* Can this process open handles? Decided once, with the mount's root. */
 static int probe_handles(struct cgr *c)
 {
 	int fd;
 
+	c->held_cap = BATCH_FDS;
 	if (c->proc_fd < 0 || (fd = open_id(c, c->root_id)) < 0)
 		return 0;   /* EPERM: no CAP_DAC_READ_SEARCH */
-	close(fd);
+	hold_fd(c, fd);
 	return 1;
 }
 
-static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
-			   size_t *len);
+/* How many cgroups a walk would list, from one read of the mount root's
+ * cgroup.stat (>= 4.14): nr_descendants, and the root. UINT64_MAX when
+ * it cannot be read. */
+static uint64_t count_cgroups(struct cgr *c)
+{
+	static const char key[] = "nr_descendants ";
+	char buf[256], *p, *end;
+	uint64_t n;
+	int fd;
+	ssize_t len = read_small_file_keep(c->mount_fd, "cgroup.stat", buf,
+					   sizeof(buf), &fd);
+
+	if (fd >= 0)
+		hold_fd(c, fd);
+	for (p = buf; len > 0 && p < buf + len; p = end + 1) {
+		end = memchr(p, '\n', (size_t)(buf + len - p));
+		if (!end)
+			break;
+		if ((size_t)(end - p) > sizeof(key) - 1 &&
+		    memcmp(p, key, sizeof(key) - 1) == 0 &&
+		    parse_u64_base(p + sizeof(key) - 1,
+				   (size_t)(end - p) - (sizeof(key) - 1), 10,
+				   &n) == 0 && n < UINT64_MAX / WALK_COST_NUM)
+			return n + 1;
+	}
+	return UINT64_MAX;
+}
+
+/* Handles or a walk, for nids ids (UINT64_MAX: stdin, unknown): the walk
+ * once the ids outnumber its cost, cgroups * WALK_COST. With few ids (no
+ * walk is that cheap) cgroup.stat is not even read. */
+static void choose(struct cgr *c, uint64_t nids)
+{
+	uint64_t n = nids > WALK_COST_NUM / WALK_COST_DEN
+		? count_cgroups(c) : UINT64_MAX;
+	uint64_t cost = n == UINT64_MAX ? n : n * WALK_COST_NUM / WALK_COST_DEN;
+
+	if (nids == UINT64_MAX) {   /* stdin: switch after that many */
+		c->walk_after = cost;
+	} else {
+		c->walk_first = nids > cost;
+		c->walk_after = UINT64_MAX;
+	}
+}
+
+static int from_index(struct cgr *c, uint64_t id, int rewalk,
+		      const char **rel, size_t *len);
 
 /* Handle mode: 1 found (the path below the mount at *rel, *len), 0 not a
- * cgroup visible through the mount, -errno on a system error. The three
- * syscalls per id: open_by_handle_at, readlinkat, close. */
+ * cgroup visible through the mount, -errno on a system error. Two
+ * syscalls per id, open_by_handle_at and readlinkat, and a close_range
+ * per batch (hold_fd()). */
 static int resolve_by_handle(struct cgr *c, uint64_t id, const char **rel,
 			     size_t *len)
 {
 	ssize_t n, below;
 	uint64_t again;
-	int fd = open_id(c, id);
+	int fd = open_held(c, id);
 
+	c->by_handle++;
 	if (fd < 0)
 		/* ESTALE: unknown or removed; ENOTDIR: a file's id. */
 		return errno == ESTALE || errno == ENOENT ||
 		       errno == ENOTDIR || errno == EINVAL ? 0 : -errno;
 	n = fd_path(c, fd);
-	close(fd);
+	hold_fd(c, fd);
 	/* /proc's readlink stops at a page: a deeper cgroup is found, with
 	 * the same answer, as the walk finds it. */
 	if (n == -ENAMETOOLONG)
-		return resolve_by_walk(c, id, rel, len);
+		return from_index(c, id, 1, rel, len);
 	if (n < 0)
 		return (int)n;
 	below = cgr_path_below(c->path, (size_t)n, c->prefix, c->prefix_len);
@@ -697,6 +838,7 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 {
 	int ret = -ENOMEM;
 
+	release_fds(c);   /* (the window counts the fds in use) */
 	if (!c->walk_buf)
 		c->walk_buf = cgr_map_grow(NULL, 0, WALK_BUF_SIZE);
 	if (!c->walk_fds && c->walk_buf)
@@ -711,16 +853,17 @@ static void walk(struct cgr *c, struct cgr_index *ix)
 	c->walked_at = clock_ms();
 }
 
-/* Walk mode: as resolve_by_handle. A miss re-walks the tree, but at most
- * once a second however many ids miss. */
-static int resolve_by_walk(struct cgr *c, uint64_t id, const char **rel,
-			   size_t *len)
+/* Walk mode: as resolve_by_handle. With rewalk, a miss re-walks the
+ * tree, but at most once a second however many ids miss (the first
+ * lookup walks in any case). */
+static int from_index(struct cgr *c, uint64_t id, int rewalk,
+		      const char **rel, size_t *len)
 {
 	uint32_t k = cgr_index_find(&c->ix, id);
 	ssize_t n;
 
-	if (k == CGR_NONE &&
-	    (!c->walked_at || clock_ms() - c->walked_at >= REWALK_MS)) {
+	if (k == CGR_NONE && (!c->walked_at || (rewalk &&
+	    clock_ms() - c->walked_at >= REWALK_MS))) {
 		walk(c, &c->ix);
 		k = cgr_index_find(&c->ix, id);
 	}
@@ -749,8 +892,14 @@ static void answer(struct cgr *c, const char *in, size_t len, int tabbed)
 		complain(c, in, len, NOT_AN_ID);
 		return;
 	}
-	ret = c->use_handles ? resolve_by_handle(c, id, &rel, &rlen)
-			     : resolve_by_walk(c, id, &rel, &rlen);
+	/* stdin: the ids asked for by handle have cost what a walk would */
+	if (c->handles && !c->walk_first && c->by_handle >= c->walk_after)
+		c->walk_first = 1;
+	/* The walk's index first (a miss: a handle, where they work -- the
+	 * answer for a cgroup made since the walk, with no re-walk). */
+	ret = !c->walk_first ? 0 : from_index(c, id, !c->handles, &rel, &rlen);
+	if (ret == 0 && c->handles)
+		ret = resolve_by_handle(c, id, &rel, &rlen);
 	if (tabbed) {
 		out_line(c, 0, id, ret > 0 ? rel : NULL, rlen);
 	} else if (ret > 0) {
@@ -776,6 +925,7 @@ static void wait_readable(struct cgr *c, int fd)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	outbuf_flush(&c->out);
+	release_fds(c);
 	if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
 		die_err("stdin", -errno);
 }
@@ -800,9 +950,12 @@ static void resolve_stdin(struct cgr *c)
 	while (!c->out.error && (ret = line_stream_take(&ls, &p)) != 0) {
 		if (ret == -EAGAIN) {   /* a read is due */
 			/* What stdout holds is written before a read that
-			 * would block -- never per line. */
-			if (c->out.len && !readable(0))
+			 * would block -- never per line; the handle fds
+			 * are not held while waiting. */
+			if ((c->out.len || c->nheld) && !readable(0)) {
 				outbuf_flush(&c->out);
+				release_fds(c);
+			}
 			ret = line_stream_fill(&ls);
 			if (ret == -EAGAIN)
 				wait_readable(c, 0);
@@ -1278,7 +1431,8 @@ int cgroup_resolve_main(int argc, char **argv)
 	struct optscan os;
 	const char *mount_dir = NULL, *interval = NULL;
 	uint64_t interval_ms = 1000;
-	int paths = 0, list = 0, watching = 0, walk_only = 0, opt;
+	int paths = 0, list = 0, watching = 0, opt;
+	int force = 0;   /* 'w': --walk, 'h': --handles */
 
 	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
@@ -1291,11 +1445,19 @@ int cgroup_resolve_main(int argc, char **argv)
 		case 'r': c->relative = 1; break;
 		case 'm': mount_dir = os.value; break;
 		case 'i': interval = os.value; break;
-		default:   /* '?' or ':'; perhaps --walk, the one long option */
-			if (opt == ':' ||
-			    strcmp(argv[os.index - 1], "--walk") != 0)
+		default:   /* '?' or ':'; perhaps --walk or --handles */
+			if (opt == ':')
 				die_optscan(EXIT_USAGE, &os, opt);
-			walk_only = 1;
+			if (strcmp(argv[os.index - 1], "--walk") == 0)
+				opt = 'w';
+			else if (strcmp(argv[os.index - 1], "--handles") == 0)
+				opt = 'h';
+			else
+				die_optscan(EXIT_USAGE, &os, opt);
+			if (force && force != opt)
+				die_usage(EXIT_USAGE, "--walk and --handles "
+					  "do not go together");
+			force = opt;
 		}
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
@@ -1331,14 +1493,28 @@ int cgroup_resolve_main(int argc, char **argv)
 		walk(c, &c->ix);
 		list_index(c, 0);
 	} else {
-		c->use_handles = !walk_only && probe_handles(c);
-		if (strcmp(os.operands[0], "-") == 0)
+		int from_stdin = strcmp(os.operands[0], "-") == 0;
+
+		c->handles = force != 'w' && probe_handles(c);
+		if (force == 'h' && !c->handles)
+			die_msg(EXIT_UNRESOLVED, "--handles: ", c->proc_fd < 0
+				? "no /proc/self/fd" : "open_by_handle_at: ",
+				c->proc_fd < 0 ? "" : errno_text(errno));
+		if (!c->handles)
+			c->walk_first = 1;
+		else if (force == 'h')
+			c->walk_after = UINT64_MAX;
+		else
+			choose(c, from_stdin ? UINT64_MAX
+					     : (uint64_t)os.noperands);
+		if (from_stdin)
 			resolve_stdin(c);
 		else
 			for (int i = 0; i < os.noperands; i++)
 				answer(c, os.operands[i],
 				       strlen(os.operands[i]), 0);
 	}
+	release_fds(c);
 	if (outbuf_flush(&c->out) < 0)
 		die_err("stdout", c->out.error);
 	return c->status;

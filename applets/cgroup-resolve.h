@@ -17,7 +17,10 @@ int cgr_parse_id(const char *s, size_t len, uint64_t *id);
 
 /* One line of /proc/self/mountinfo (without its newline): when it is a
  * cgroup2 mount whose root is "/", copy its unescaped mount point into
- * dir (NUL-terminated) and return 1; else 0 (also when it does not fit). */
+ * dir (NUL-terminated) and return 1; 2 for a root of only "/.."
+ * components (a mount from outside our cgroup namespace, of an ancestor
+ * of its root: all the namespace and more); else 0 (also when it does
+ * not fit). */
 int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 			  size_t cap);
 

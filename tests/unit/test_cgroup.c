@@ -57,6 +57,15 @@ static void test_mountinfo(void)
 	UNIT_CHECK("cgroup/mountinfo-subtree-refused",
 		   mi("50 41 0:38 /a/b /mnt/sub rw - cgroup2 cgroup2 rw",
 		      dir, sizeof(dir)) == 0);
+	UNIT_CHECK("cgroup/mountinfo-above-namespace-root",
+		   mi("57 47 0:38 /../.. /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw",
+		      dir, sizeof(dir)) == 2 &&
+		   strcmp(dir, "/sys/fs/cgroup/unified") == 0);
+	UNIT_CHECK("cgroup/mountinfo-outside-namespace-refused",
+		   mi("57 47 0:38 /../x /mnt rw - cgroup2 cgroup2 rw",
+		      dir, sizeof(dir)) == 0 &&
+		   mi("57 47 0:38 /..x /mnt rw - cgroup2 cgroup2 rw",
+		      dir, sizeof(dir)) == 0);
 	UNIT_CHECK("cgroup/mountinfo-unescape",
 		   mi("50 41 0:38 / /mnt/a\\040b\\011c\\134d rw - cgroup2 none rw",
 		      dir, sizeof(dir)) == 1 &&
