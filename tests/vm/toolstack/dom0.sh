@@ -12,6 +12,10 @@
 #     in /etc/xen/scripts, swapped by use_scripts): one PV domU
 #     checked end to end and shut down (traced), one destroyed (untraced, xl -vvv stamped:
 #     the scripts' wall times), three at once (traced)
+#  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl, and
+#     Debian's /etc/init.d/xendomains start/stop with each pair (xendomains.sh)
+#  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
+#     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
 # after a FAIL); the traces, xl -vvv logs and consoles in /vmtest/out, from which the host
 # (tests/vm/proctable) makes the process table.
@@ -73,6 +77,13 @@ strace_xl() { # OUT CMD...
 	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o "$@"
 }
 
+# the parts of sections 4 and 5 (functions only: nothing runs when sourced)
+. $V/xendomains.sh
+. $V/hotplug.sh
+# VM_TOOLSTACK_ONLY on the host (tests/vm/run): run only these parts of sections 3-5
+ONLY=$(cat $V/only 2>/dev/null)
+want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+
 # ---- 1. dom0 bring-up ------------------------------------------------------------------------
 # The names Debian links to its wrapper, read before forkless replaces the wrapper.
 WRAPPED=
@@ -84,6 +95,8 @@ done
 # the whole directory as it was seeds the script sets a host asks for (their scripts
 # source their helpers from their own directory).
 cp -a /etc/xen/scripts $V/scripts-debian
+# Debian's Python xen-init-name and xen-init-list, kept for section 4 (forkless replaces them)
+xendomains_keep_debian
 for p in $($V/forkless --list-full); do
 	case $p in etc/xen/scripts/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
 done
@@ -423,6 +436,7 @@ for s in $(cat $V/extra-sets 2>/dev/null); do
 	SCRIPT_SETS="$SCRIPT_SETS $s"
 done
 echo "$SCRIPT_SETS" >$T/sets
+want lifecycles || SCRIPT_SETS=
 for s in $SCRIPT_SETS; do
 	t0=$EPOCHREALTIME
 	use_scripts "${s%%=*}"
@@ -440,6 +454,27 @@ for s in $SCRIPT_SETS; do
 	save
 	info "xen-toolstack: script set ${s%%=*} (${s#*=}): lifecycles took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
 done
+
+# ---- 4. xen-init-name, xen-init-list, xendomains ---------------------------------------------
+# with forkless's hotplug applets when it has them (the same in both xendomains runs: only
+# xen-init-* and python3 differ), else Debian's scripts
+if grep -q 'forkless=' $T/sets; then use_scripts forkless; else use_scripts debian; fi
+if want xen-init; then
+	xen_init_name_differential
+	xen_init_list_differential
+fi
+if want xendomains; then
+	xendomains_run debian
+	xendomains_run forkless
+fi
+# ---- 5. the hotplug applets' refusals and fallbacks ------------------------------------------
+if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)" ]; then
+	busy_disk debian
+	busy_disk forkless
+	hook_fallback
+	use_scripts forkless
+fi
+save
 xl list >$T/final-xl-list.txt 2>&1
 cp /var/log/xen/* $T/ 2>/dev/null
 save
