@@ -178,6 +178,20 @@ calls /sbin/mount.shared -l
 calls /sbin/mount.shared --help
 [ "$RC" = 0 ] && grep -q "^Usage: mount.shared TAG DIR" "$T/out" && grep -q "wait=SECONDS" "$T/out" &&
 	pass mount/mount8-shared/help || fail mount/mount8-shared/help "exit $RC" "$(cat "$T/out" "$T/err")"
+# wait= is an option of its own only outside quotes: a label that holds
+# the text is passed whole; a quote left open is refused, not cut
+calls /sbin/mount.shared hostshare "$M" -f -v -o 'context="a,wait=9",wait=0'
+[ "$RC" = 0 ] && [ -z "$got" ] &&
+	[ "$(cat "$T/out")" = "mount(\"hostshare\", \"$M\", \"9p\", 0, \"context=\\\"a,wait=9\\\",$D9\")" ] &&
+	pass mount/mount8-shared/wait-inside-quotes-kept || fail mount/mount8-shared/wait-inside-quotes-kept "exit $RC" "$(cat "$T/out" "$T/err")"
+calls /sbin/mount.shared hostshare "$M" -o '"wait=1'
+[ "$RC" = 1 ] && [ -z "$got" ] && grep -q "unclosed double quote" "$T/err" && pass mount/mount8-shared/open-quote ||
+	fail mount/mount8-shared/open-quote "exit $RC" "$(cat "$T/err")"
+for h in --help -h; do
+	/sbin/mount.shared $h >/dev/full 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && grep -qx "mount.shared: cannot write to stdout: No space left on device" "$T/err" &&
+		pass "mount/mount8-shared/help$h-to-full" || fail "mount/mount8-shared/help$h-to-full" "exit $rc" "$(cat "$T/err")"
+done
 NS
 unshare -m bash "$T/ns.sh" </dev/null || fail mount/mount8-shared "the namespace script exited with status $?"
 exit 0
