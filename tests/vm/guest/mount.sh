@@ -152,15 +152,15 @@ if [ -x "$SBIN/mount.shared" ]; then
 	fi
 	# an fstab line, as in the README (busybox reads /etc/fstab). busybox
 	# passes helpers only the options that are no VFS flag words (ro, nosuid
-	# ... and -r never reach them: a busybox limitation); msize= does.
+	# ... and -r never reach them: a busybox limitation); msize= does (262144: 6.1 does not show its default, 131072).
 	mkdir -p "$TMP/mfstab"
 	[ -e /etc/fstab ] && cp /etc/fstab "$TMP/fstab.orig"
 	mkdir -p /etc
-	echo "hostshare $TMP/mfstab shared nofail,wait=10,msize=131072 0 0" >>/etc/fstab
+	echo "hostshare $TMP/mfstab shared nofail,wait=10,msize=262144 0 0" >>/etc/fstab
 	if mount "$TMP/mfstab" 2>"$TMP/e"; then
 		case $(mounted "$TMP/mfstab") in
-		*" 9p "*msize=131072*) pass fstab-shared-9p ;;
-		*) fail fstab-shared-9p "not mount.shared's 9p mount with msize=131072: $(mounted "$TMP/mfstab")" ;;
+		*" 9p "*msize=262144*) pass fstab-shared-9p ;;
+		*) fail fstab-shared-9p "not mount.shared's 9p mount with msize=262144: $(mounted "$TMP/mfstab")" ;;
 		esac
 		umount "$TMP/mfstab"
 	else
