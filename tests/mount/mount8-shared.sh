@@ -122,11 +122,26 @@ want=$(printf '%s\n' "mount(\"hostshare\", \"$M/a\", \"9p\", MS_RDONLY, \"cache=
 	"mount(\"myfs\", \"$M/b\", \"virtiofs\", 0, \"dax=inode\")" | sort)
 [ "$RC" = 0 ] && check mount/mount8-shared/fstab-mount-a "$want" "$(printf '%s\n' "$got" | sort)" ||
 	fail mount/mount8-shared/fstab-mount-a "exit $RC: $(cat "$T/err")"
+# mount -a again: a line whose TAG is mounted on its DIR (whatever the
+# type /proc/mounts shows: 9p, not shared) is not mounted twice. A tmpfs
+# with source hostshare stands in for the 9p mount.
+mount -t tmpfs hostshare "$M/a"
+calls mount -a -T "$T/fstab"
+[ "$RC" = 0 ] && check mount/mount8-shared/fstab-mount-a-skips-mounted "mount(\"myfs\", \"$M/b\", \"virtiofs\", 0, \"dax=inode\")" "$got" ||
+	fail mount/mount8-shared/fstab-mount-a-skips-mounted "exit $RC: $(cat "$T/err")"
+umount "$M/a"
 # the noauto line names a tag that is no virtiofs one: exit 32 at once (wait=0)
 within x 0 0 mount -T "$T/fstab" "$M/c"
 [ "$RC" = 32 ] && [ -z "$got" ] && [ "$MS" -lt 900 ] && grep -q "no share with tag 'hostshare' found;" "$T/err" &&
 	pass mount/mount8-shared/fstab-wait-0-missing || fail mount/mount8-shared/fstab-wait-0-missing "exit $RC after $MS ms" "$(cat "$T/err")"
 
+# nofail does not hide a missing tag: mount.shared exits 32 with its
+# message, and util-linux mount(8) passes that on (nofail only tells
+# systemd not to hold the boot for the mount)
+printf 'nosuch %s shared nofail,wait=0 0 0\n' "$M/c" >"$T/fstab-nofail"
+calls mount -a -T "$T/fstab-nofail"
+[ "$RC" = 32 ] && [ -z "$got" ] && grep -q "^mount.shared: no share with tag 'nosuch' found;" "$T/err" &&
+	pass mount/mount8-shared/nofail-missing-tag-reported || fail mount/mount8-shared/nofail-missing-tag-reported "exit $RC" "$(cat "$T/err")"
 # wait=: the tag probed late is waited for; a missing one waits that long
 ( sleep 1; mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio9; printf 'late\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio9/mount_tag ) &
 within x 0 0 mount -t shared -o wait=5 late "$M"
