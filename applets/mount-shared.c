@@ -481,10 +481,13 @@ static uint64_t parse_wait(const char *what, const char *v, size_t len)
 	uint64_t s;
 	char buf[SHOWN_MAX];
 
-	if (len == 0 || parse_u64_base(v, len, 10, &s) < 0 || s > WAIT_MAX)
+	if (len == 0)
 		die_usage(EXIT_USAGE, what, " wants a number of seconds "
-			  "(0..86400), not '", shown_input(buf, sizeof(buf), v,
-			  len), "'");
+			  "(0..86400), not an empty value");
+	if (parse_u64_base(v, len, 10, &s) < 0 || s > WAIT_MAX)
+		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+			  "(0..86400), not ", shown_input(buf, sizeof(buf), v,
+			  len));
 	return s;
 }
 

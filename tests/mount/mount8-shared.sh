@@ -162,7 +162,7 @@ within x 0 0 mount -t shared nosuch "$M"
 	pass mount/mount8-shared/default-wait-5s || fail mount/mount8-shared/default-wait-5s "exit $RC after $MS ms" "$(cat "$T/err")"
 for bad in soon -1 86401 ""; do
 	calls mount -t shared -o "wait=$bad" hostshare "$M"
-	[ "$RC" = 1 ] && [ -z "$got" ] && grep -qF "mount.shared: wait= wants a number of seconds (0..86400), not '$bad'" "$T/err" &&
+	[ "$RC" = 1 ] && [ -z "$got" ] && grep -qxF "mount.shared: wait= wants a number of seconds (0..86400), not ${bad:-an empty value} (try mount.shared --help)" "$T/err" &&
 		pass "mount/mount8-shared/bad-wait-'$bad'" || fail "mount/mount8-shared/bad-wait-'$bad'" "exit $RC" "$(cat "$T/err")"
 done
 # mount-shared takes wait= too (and -w)
