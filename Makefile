@@ -160,9 +160,11 @@ install: $(BIN)
 # busybox-static are only downloaded, into build/), clang and
 # libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
 # and ASan/UBSan builds), bridge-utils, iproute2, losetup and net-tools
-# (the hotplug tests run Debian's vif-bridge, block and vif-route with them).
+# (the hotplug tests run Debian's vif-bridge, block and vif-route with them),
+# qemu-system-common (/usr/lib/qemu/virtiofsd: the VM test's virtio-fs share;
+# Debian 12 has no virtiofsd package).
 TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
-	clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
+	pkg:qemu-system-common clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
 check: $(BIN)
@@ -186,6 +188,10 @@ check-xen-toolstack: $(BIN)
 bench: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/bench/run
 
+# 9p and virtio-fs mount options timed in the VM (one boot, minutes; README's table)
+bench-shares: $(BIN)
+	BENCH_SHARES=1 FORKLESS=$(abspath $(BIN)) bash tests/bench/shares.sh
+
 clean:
 	rm -rf build $(O) $(BIN)
 distclean: clean
@@ -195,9 +201,9 @@ help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
 	@echo "Targets: all menuconfig defconfig NAME_defconfig allnoconfig allyesconfig"
 	@echo "         olddefconfig savedefconfig install check check-packaging check-vm deb"
-	@echo "         bench clean distclean"
+	@echo "         bench bench-shares clean distclean"
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
 	savedefconfig install check check-packaging check-vm check-xen-toolstack \
-	deb bench clean distclean help
+	deb bench bench-shares clean distclean help

@@ -1,14 +1,22 @@
-/* mount-shared.c - mount-shared: find a share by its tag (virtiofs and
- * virtio 9p tags in sysfs, Xen 9pfs tags in xenstore, VirtualBox shared
- * folders by name) and mount it as mount.TYPE would (mount_run(), in
- * mount.c; the family's Kconfig entries are there too).
+/* mount-shared.c - mount-shared and mount.shared: find a share by its tag
+ * (virtiofs and virtio 9p tags in sysfs, Xen 9pfs tags in xenstore,
+ * VirtualBox shared folders by name) and mount it as mount.TYPE would
+ * (mount_run(), in mount.c; the family's Kconfig entries are there too).
  *
- * mount_shared_main() scans argv, then polls for_each_share() every
- * 100 ms until TAG is seen or -w SECONDS have passed (a clock deadline,
- * not a count of polls: a slow walk does not stretch the wait). Each
- * xenstore walk has its own reply deadline of 1 s; a xenstore that does
- * not answer is reported once and not asked again, so the whole run is
- * bounded by -w plus one reply timeout.
+ * shared_main() scans argv, then polls for_each_share() every 100 ms
+ * until TAG is seen or the wait (-w or -o wait=SECONDS) has passed (a
+ * clock deadline, not a count of polls: a slow walk does not stretch the
+ * wait). Each xenstore walk has its own reply deadline of 1 s; a xenstore
+ * that does not answer is reported once and not asked again, so the whole
+ * run is bounded by the wait plus one reply timeout.
+ *
+ * mount.shared is the same walk as a mount(8) helper: filesystem type
+ * "shared" (`mount -t shared TAG DIR`, an fstab line `TAG DIR shared
+ * nofail,wait=10 0 0`), called as /sbin/mount.shared TAG DIR [-sfnvrw]
+ * [-N NS] [-o OPTS] [-t shared.SUBTYPE]. mount(8) never passes x-* options
+ * to helpers, so the wait is an option of its own, wait=SECONDS, taken out
+ * of the options before they are parsed (the kernel never sees it); -t
+ * shared.9p|virtiofs|vboxsf (fstab type shared.9p) restricts the kinds.
  */
 //applet:MOUNT_SHARED mount-shared usr/bin/mount-shared mount_shared_main OWN_HELP
 //usage:Usage: mount-shared [-sfnvh] [-t TYPE] [-o OPTS] [-w SECONDS] [-N NS] TAG DIR
@@ -17,9 +25,21 @@
 //usage:on DIR as mount.TYPE would.
 //usage:  -l          list the tags found: TAG TYPE WHERE
 //usage:  -t TYPE     only 9p, virtiofs or vboxsf (Xen: -t 9p -o trans=xen)
-//usage:  -o OPTS     options of that type (see mount.TYPE --help)
+//usage:  -o OPTS     options of that type (see mount.TYPE --help), and
+//usage:              wait=SECONDS (as -w; never passed to the kernel)
 //usage:  -w SECONDS  wait for TAG to appear (default 5, 0: no wait)
 //usage:  -s -f -v -n -N   as for mount.vboxsf
+//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
+//usage:32 mount failure or TAG not found (the tags present are listed).
+//applet:MOUNT_SHARED_TYPE mount.shared usr/sbin/mount.shared mount_dot_shared_main OWN_HELP
+//usage:Usage: mount.shared TAG DIR [-sfnvrwh] [-o OPTS] [-t shared.TYPE] [-N NS]
+//usage:Filesystem type "shared" for mount(8) and fstab: mount-shared's search
+//usage:for TAG (virtiofs, virtio 9p, Xen 9pfs, VirtualBox), then the mount.
+//usage:  -o OPTS  options of the type found (see mount.TYPE --help), and
+//usage:           wait=SECONDS  wait for TAG to appear (default 5, 0: no
+//usage:           wait), never passed to the kernel
+//usage:  -t shared.TYPE  only 9p, virtiofs or vboxsf (fstab type shared.9p)
+//usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure or TAG not found (the tags present are listed).
 
@@ -453,14 +473,53 @@ static void sleep_ms(uint64_t ms)
 		;
 }
 
-int mount_shared_main(int argc, char **argv)
+#define WAIT_MAX 86400
+
+/* A number of seconds for -w or wait= (len bytes at v), or exit 1. */
+static uint64_t parse_wait(const char *what, const char *v, size_t len)
+{
+	uint64_t s;
+	char buf[SHOWN_MAX];
+
+	if (len == 0)
+		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+			  "(0..86400), not an empty value");
+	if (parse_u64_base(v, len, 10, &s) < 0 || s > WAIT_MAX)
+		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+			  "(0..86400), not ", shown_input(buf, sizeof(buf), v,
+			  len));
+	return s;
+}
+
+/* Take each wait=SECONDS out of one -o string (argv's, edited in place,
+ * so that mount_run() never sees it); the last one sets *wait_s. */
+static void take_wait(char *opts, uint64_t *wait_s)
+{
+	char *p = opts;
+
+	while (*p) {
+		int open_quote;
+		size_t n = mopt_option_len(p, strlen(p), &open_quote);
+		size_t skip = n + (p[n] == ',');
+
+		if (n >= 5 && memcmp(p, "wait=", 5) == 0) {
+			*wait_s = parse_wait("wait=", p + 5, n - 5);
+			memmove(p, p + skip, strlen(p + skip) + 1);
+		} else {
+			p += skip;
+		}
+	}
+}
+
+/* mount-shared (helper 0) and mount.shared (helper 1). */
+static int shared_main(int argc, char **argv, int helper)
 {
 	struct helper h;
 	struct find f;
 	static struct seen seen;
 	struct outbuf ob;
 	struct xen_state xs = { 0 };
-	const char *type = NULL, *wait = NULL;
+	const char *type = NULL;
 	uint64_t wait_s = 5, deadline;
 	unsigned kinds;
 	int c, list = 0, vbox = -1, tried = 0;   /* tried: untagged virtio-fs */
@@ -468,20 +527,28 @@ int mount_shared_main(int argc, char **argv)
 	char buf[SHOWN_MAX];
 
 	memset(&h, 0, sizeof(h));
-	optscan_init(&os, argc, argv, "sfnvhlN:o:t:w:");
+	optscan_init(&os, argc, argv, helper ? "sfnvrwhN:o:t:"
+				       : "sfnvhlN:o:t:w:");
 	while ((c = optscan_next(&os)) != -1) {
-		if (c == 'l')
+		if (c == 'l') {
 			list = 1;
-		else if (c == 't')
+		} else if (c == 't') {
 			type = os.value;
-		else if (c == 'w')
-			wait = os.value;
-		else
+		} else if (c == 'w' && !helper) {
+			wait_s = parse_wait("-w", os.value, strlen(os.value));
+		} else if (c == 'r' || c == 'w') {   /* mount.shared -r, -w */
+			h.ro = c == 'r';
+			h.rw = c == 'w';
+		} else {
+			if (c == 'o')   /* argv's: writable */
+				take_wait((char *)os.value, &wait_s);
 			mount_common_option(&h, &os, c);
+		}
 	}
-	if (wait && (parse_u64(wait, &wait_s) < 0 || wait_s > 86400))
-		die_usage_arg(EXIT_USAGE, "-w wants a number of seconds "
-			      "(0..86400), not ", wait);
+	/* mount(8) passes -t TYPE.SUBTYPE for an fstab type shared.9p */
+	if (helper && type && strncmp(type, "shared", 6) == 0 &&
+	    (type[6] == '\0' || type[6] == '.'))
+		type = type[6] ? type + 7 : NULL;
 	if (h.ns)
 		mount_enter_ns(h.ns);
 	kinds = wanted_kinds(&h, type);
@@ -574,4 +641,14 @@ int mount_shared_main(int argc, char **argv)
 	}
 	outbuf_flush(&ob);
 	return EXIT_MOUNT;
+}
+
+int mount_shared_main(int argc, char **argv)
+{
+	return shared_main(argc, argv, 0);
+}
+
+int mount_dot_shared_main(int argc, char **argv)
+{
+	return shared_main(argc, argv, 1);
 }

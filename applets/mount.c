@@ -115,6 +115,20 @@
 //config:	  of the helpers above are enabled. -l lists the tags. Next to
 //config:	  the three helpers ~5 KiB; alone ~17 KiB.
 //config:
+//config:config MOUNT_SHARED_TYPE
+//config:	bool "mount.shared: filesystem type shared for fstab (~0.6 KiB)"
+//config:	default y
+//config:	help
+//config:	  /sbin/mount.shared: mount-shared as a mount(8) helper, so that
+//config:	  `mount -t shared TAG DIR` and an fstab line
+//config:	  `TAG DIR shared nofail,wait=10 0 0` find TAG, wait for it
+//config:	  (wait=SECONDS, never passed to the kernel; mount(8) does not
+//config:	  pass x-* options to helpers) and mount it as 9p, virtiofs or
+//config:	  vboxsf. fstab type shared.9p (-t shared.TYPE) restricts the
+//config:	  kinds. Next to mount-shared ~0.6 KiB (the same code), its
+//config:	  --help text ~0.6 KiB more with FORKLESS_HELP; alone,
+//config:	  as much as mount-shared alone.
+//config:
 //config:endmenu
 
 #include <errno.h>

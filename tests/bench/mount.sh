@@ -8,6 +8,7 @@
 # with `apt-get download` when the VM cache does not have it). mount(2) is
 # injected to succeed (strace -e inject=mount:retval=0), so no hypervisor
 # is needed and every variant does the same kernel work: one mount(2).
+# mount.shared finds its tag in a stand-in sysfs (tests/mount/lib-mount.sh).
 # Counted with strace -f: syscalls, processes (execve), and the time of
 # RUNS fake mounts (-f, no strace) per variant, in a private mount
 # namespace. Prints a Markdown table (README.md, "Benchmarks", quotes it).
@@ -20,7 +21,7 @@ RUNS=${RUNS:-300}
 T=$(scratch bench-mount)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/sbin" "$T/mnt"
-for a in mount.vboxsf mount.9p; do ln -s "$FORKLESS" "$T/sbin/$a"; done
+for a in mount.vboxsf mount.9p mount.shared; do ln -s "$FORKLESS" "$T/sbin/$a"; done
 
 # busybox: the VM harness's cached copy (tests/vm/run unpacks busybox-static
 # there), else busybox-static from the archive
@@ -40,7 +41,16 @@ fi
 export T FORKLESS BB RUNS TOP
 cat >"$T/ns.sh" <<'NS'
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 mount --make-rprivate / 2>/dev/null
+# mount.shared's rows: the tag in a stand-in sysfs (lib-mount.sh), as the
+# kernel shows a virtio-9p device
+HAVE_SYSFS=
+if sysfs_standin bench-mount/shared; then
+	mkdir -p /sys/bus/virtio/drivers/9pnet_virtio/virtio0
+	printf 'hostshare\n' >/sys/bus/virtio/drivers/9pnet_virtio/virtio0/mount_tag
+	HAVE_SYSFS=1
+fi
 sbindir=$(readlink -f /sbin)
 mount -t overlay overlay -o "lowerdir=$T/sbin:$sbindir" "$sbindir" || { skip bench-mount "no overlayfs"; exit 0; }
 M=$T/mnt
@@ -89,6 +99,12 @@ measure "util-linux mount -t 9p + forkless helper" mount -t 9p hostshare "$M"
 if [ -n "$BB" ]; then
 	FAKE=("$BB" mount -f -t 9p -o $O9P hostshare "$M")
 	measure "busybox mount -t 9p -o (same options)" "$BB" mount -t 9p -o $O9P hostshare "$M"
+fi
+if [ -n "$HAVE_SYSFS" ] && "$FORKLESS" --list | grep -qx mount.shared; then
+	FAKE=("$T/sbin/mount.shared" hostshare "$M" -f)
+	measure "forkless mount.shared (tag found in sysfs, then 9p)" "$T/sbin/mount.shared" hostshare "$M"
+	FAKE=(mount -f -t shared hostshare "$M")
+	measure "util-linux mount -t shared + forkless mount.shared" mount -t shared hostshare "$M"
 fi
 echo
 info "bench-mount: syscalls from execve to exit_group, all processes (strace -f -c); µs: mean wall time of $RUNS fake mounts (-f), fork+exec from bash included"

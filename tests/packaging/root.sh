@@ -183,6 +183,7 @@ want_initrd="usr/bin/cgroup-resolve -> forkless
 usr/bin/forkless
 usr/bin/mount-shared -> forkless
 usr/sbin/mount.9p -> ../bin/forkless
+usr/sbin/mount.shared -> ../bin/forkless
 usr/sbin/mount.vboxsf -> ../bin/forkless
 usr/sbin/mount.virtiofs -> ../bin/forkless"
 expect packaging/initramfs/prereqs 0 $'\n' "" -- \
