@@ -75,35 +75,37 @@ xd_restore_python() {
 	XD_HIDDEN=
 }
 
-# xd_cost TRACE: "P processes, E execs (python3 N)" of an strace_xl trace
-# (a python3 script's execve is the script's path: the kernel starts python3 inside it)
+# xd_cost [FROM TO] < TRACE: "P processes, E execs, xen-init-* N" of strace_xl lines (those
+# stamped FROM..TO). A python3 script's execve is the script's path (the kernel starts
+# python3 inside it).
 xd_cost() {
+	awk -v a="${1:-0}" -v b="${2:-1e12}" '$2 + 0 >= a && $2 + 0 <= b' >$T/xd-window.txt
 	local p e xi
-	p=$(awk '{ print $1 }' "$1" | sort -u | wc -l)
-	e=$(grep -c 'execve(.* = 0$' "$1")
-	xi=$(grep -c 'execve("[^"]*/xen-init-\(name\|list\)".* = 0$' "$1")
+	p=$(awk '{ print $1 }' $T/xd-window.txt | sort -u | wc -l)
+	e=$(grep -c 'execve(.* = 0$' $T/xd-window.txt)
+	xi=$(xd_init_calls $T/xd-window.txt)
 	echo "$p processes, $e execs, xen-init-* $xi"
 }
 xd_init_calls() { grep -c 'execve("[^"]*/xen-init-\(name\|list\)".* = 0$' "$1"; }
 
-# xd_traced OUT RCFILE CMD...: CMD traced as strace_xl traces (with `timeout`, inside a bash that writes
-# CMD's status to RCFILE), returning once that bash has ended: `xendomains start` leaves
-# each domain's xl daemon running, which a plain `strace -f` would wait for. Then strace
-# is stopped (it lets the daemons go). Counted with CMD: the harness's bash, timeout and mv.
+# xd_traced OUT RCFILE CMD...: CMD traced as strace_xl traces (with `timeout`, inside a bash
+# that writes CMD's status to RCFILE), returning once that bash has ended, with strace's
+# pid in XD_TRACER. strace itself goes on as long as what CMD left running: `xendomains
+# start` leaves each domain's xl daemon, which must stay traced (strace kills what it
+# started when it is stopped) and which does the domain's teardown at stop. Counted with
+# CMD: the harness's bash, timeout and mv.
+XD_TRACER=
 xd_traced() {
-	local out=$1 rcf=$2 s i=0
+	local out=$1 rcf=$2 i=0
 	shift 2
 	rm -f $rcf
-	# strace -I1: it stops (letting its tracees go) on SIGTERM, which it blocks by default
-	strace -I1 -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o $out \
+	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o $out \
 		bash -c "timeout $((XL_TIMEOUT * 3)) \"\$@\"; echo \$? >$rcf.new; mv $rcf.new $rcf" _ "$@" &
-	s=$!
-	while [ ! -s $rcf ] && kill -0 $s 2>/dev/null && [ $i -lt $((XL_TIMEOUT * 15)) ]; do
+	XD_TRACER=$!
+	while [ ! -s $rcf ] && kill -0 $XD_TRACER 2>/dev/null && [ $i -lt $((XL_TIMEOUT * 15)) ]; do
 		nap 0.2
 		i=$((i + 1))
 	done
-	kill -TERM $s 2>/dev/null
-	wait $s 2>/dev/null
 	[ -s $rcf ] || echo 124 >$rcf
 	return "$(cat $rcf)"
 }
@@ -151,23 +153,39 @@ xendomains_run() { # forkless|debian
 		fail_with "xendomains-$v-start" /dev/null $T/xendomains-$v-start.log \
 			"rc=$rc; not running:$bad; output: $(oneline $T/xendomains-$v-start.log)"
 	fi
-	info "xendomains start ($v): ${ms} ms, $(xd_cost $T/trace-xendomains-$v-start.txt)"
-	# the guests booted (their marker through `xl console`, untraced, not timed) before
-	# stop: a PV kernel that gets its shutdown request before it can run /sbin/poweroff
-	# ignores it (orderly_poweroff without force), and xendomains would wait it out
-	rm -f /tmp/cin3 && mkfifo /tmp/cin3
-	sleep 900 >/tmp/cin3 &
-	local holder=$!
-	for n in $names; do console_marker $n || fail "xendomains-$v-guests-up" "$n: no DOMU-MARKER on its console"; done
-	kill $holder 2>/dev/null
+	local t_end=$EPOCHREALTIME tracer=$XD_TRACER
+	info "xendomains start ($v): ${ms} ms, $(xd_cost 0 $t_end <$T/trace-xendomains-$v-start.txt)"
+	# for tests/vm/proctable (the benchmark table): start's part of the trace, and its time
+	awk -v b=$t_end '$2 + 0 <= b' $T/trace-xendomains-$v-start.txt >$T/xd-$v-start.txt
+	echo $ms >$T/xd-$v-start.ms
+	# the guests up (untraced, not timed) before stop: a PV kernel that gets its shutdown
+	# request before it can run /sbin/poweroff ignores it (orderly_poweroff without force),
+	# and xendomains would wait it out. Up: its netfront connected (frontend state 4),
+	# which comes after the initramfs is unpacked. (Their consoles cannot tell: what a
+	# guest prints while no `xl console` is attached is not shown to a later one.)
+	local id st i
+	for n in $names; do
+		id=$(xl domid $n 2>/dev/null) i=0 st=
+		while [ "$st" != 4 ] && [ $i -lt $XL_TIMEOUT ]; do
+			st=$(xenstore-read /local/domain/$id/device/vif/0/state 2>/dev/null)
+			[ "$st" = 4 ] || nap 1
+			i=$((i + 1))
+		done
+		[ "$st" = 4 ] || fail "xendomains-$v-guests-up" "$n (domain $id): its vif frontend state is '$st' after ${XL_TIMEOUT}s"
+	done
+	nap 3
 
 	t0=$EPOCHREALTIME
 	xd_traced $T/trace-xendomains-$v-stop.txt $T/rc-stop /etc/init.d/xendomains stop \
 		>$T/xendomains-$v-stop.log 2>&1
 	rc=$?
 	ms=$(awk "BEGIN { printf \"%.0f\", ($EPOCHREALTIME - $t0) * 1000 }")
+	wait_exit $XD_TRACER 30
 	bad=
 	for n in $names; do wait_gone $n 30 || bad="$bad $n"; done
+	# the daemons' part of stop (the domains' teardown, the hotplug calls) is in start's
+	# trace, which ends with them
+	wait_exit $tracer 60 || kill $tracer 2>/dev/null
 	if [ $rc = 0 ] && [ -z "$bad" ] && grep -q "Shutting down Xen domain xd-$v-a" $T/xendomains-$v-stop.log; then
 		pass "xendomains-$v-stop"
 	else
@@ -175,7 +193,9 @@ xendomains_run() { # forkless|debian
 			"rc=$rc; still running:$bad; output: $(oneline $T/xendomains-$v-stop.log)"
 		for n in $bad; do xl destroy $n >/dev/null 2>&1; done
 	fi
-	info "xendomains stop ($v): ${ms} ms, $(xd_cost $T/trace-xendomains-$v-stop.txt)"
+	{ cat $T/trace-xendomains-$v-stop.txt; awk -v a=$t0 '$2 + 0 >= a' $T/trace-xendomains-$v-start.txt; } >$T/xd-$v-stop.txt
+	echo $ms >$T/xd-$v-stop.ms
+	info "xendomains stop ($v): ${ms} ms, $(xd_cost <$T/xd-$v-stop.txt) (the domains' xl daemons included)"
 	if [ $v = forkless ]; then
 		# python3 was out of reach, and xen-init-name ran for each file (start) and
 		# xen-init-list for each of stop's passes: forkless's, or nothing would have worked
