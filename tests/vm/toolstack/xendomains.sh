@@ -68,6 +68,7 @@ xd_hide_python() {
 		[ -e "$f" ] && [ "${f%.xd-hidden}" = "$f" ] || continue
 		mv "$f" "$f.xd-hidden" && XD_HIDDEN="$XD_HIDDEN $f"
 	done
+	hash -r # bash remembers where it found python3 (section 4 ran it)
 }
 xd_restore_python() {
 	local f
