@@ -322,11 +322,35 @@ domu_checked() { # SET DIR
 	cp /var/log/xen/xl-$n.log $T/ 2>/dev/null
 }
 
+# The kernel's own record of every fork, exec and exit (tracefs, sched_process_* events:
+# microsecond stamps, nothing stopped, no ptrace): each hotplug call's own time, exec to
+# exit, in the untraced lifecycle below (tests/vm/proctable reads it).
+FT=/sys/kernel/tracing
+FT_EVENTS="sched_process_fork sched_process_exec sched_process_exit"
+ft_start() {
+	local e
+	[ -d $FT/events/sched ] || mount -t tracefs tracefs $FT 2>/dev/null
+	[ -d $FT/events/sched ] || { fail "ftrace" "no tracefs at $FT (the kernel's sched events)"; return 1; }
+	echo 0 >$FT/tracing_on
+	echo 4096 >$FT/buffer_size_kb
+	: >$FT/trace
+	for e in $FT_EVENTS; do echo 1 >$FT/events/sched/$e/enable; done
+	echo 1 >$FT/tracing_on
+}
+ft_stop() { # OUT
+	local e
+	[ -d $FT/events/sched ] || return 1
+	echo 0 >$FT/tracing_on
+	cat $FT/trace >"$1"
+	for e in $FT_EVENTS; do echo 0 >$FT/events/sched/$e/enable; done
+}
+
 # One domU created and destroyed with nothing traced; xl's -vvv lines stamped as read give
-# each hotplug script's wall time.
+# each hotplug script's wall time, the kernel's sched events each call's own time.
 domu_destroyed() { # SET DIR
 	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt
 	mkcfg $n idle "$2"
+	ft_start
 	timeout $XL_TIMEOUT xl -vvv create $D/$n.cfg 2>&1 >/dev/null | stamp >$T/vvv-$set-create.txt
 	rm -f /tmp/cin2 && mkfifo /tmp/cin2
 	sleep 900 >/tmp/cin2 &
@@ -340,6 +364,7 @@ domu_destroyed() { # SET DIR
 		fail_with "domu-destroy-$set" $c $T/vvv-$set-create.txt "no DOMU-MARKER through xl console within ${XL_TIMEOUT}s"
 		xl destroy $n >/dev/null 2>&1
 	fi
+	ft_stop $T/ftrace-$set.txt
 	kill $holder 2>/dev/null
 }
 
