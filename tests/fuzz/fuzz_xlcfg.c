@@ -21,19 +21,11 @@
 #include <unistd.h>
 
 #include "xlcfg.h"
+#include "../xen-init/libxlutil.h"   /* the real parser's prototypes */
 
 #define INPUT_MAX 6000   /* lib-fuzz.sh runs with -max_len=6000 */
 #define CHILD_INPUTS 20000   /* then the child is replaced */
 
-typedef struct XLU_Config XLU_Config;
-XLU_Config *xlu_cfg_init(FILE *report, const char *report_filename);
-int xlu_cfg_readdata(XLU_Config *cfg, const char *data, int length);
-int xlu_cfg_get_string(const XLU_Config *cfg, const char *n,
-		       const char **value_r, int dont_warn);
-void xlu_cfg_destroy(XLU_Config *cfg);
-
-void libxl_defbool_set(void *db, int b);
-void libxl_defbool_set(void *db, int b) { (void)db; (void)b; }
 
 /* The child's leaks (values libxlutil's error recovery drops) are not
  * ours: xlcfg.c uses no heap at all. */

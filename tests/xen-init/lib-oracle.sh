@@ -30,6 +30,7 @@ build_oracle() {
 	local lib out=$TMPBASE/xlcfg-oracle
 	lib=$(fetch_libxlutil) || return 1
 	if [ ! -x "$out" ] || [ "$TOP/tests/xen-init/oracle.c" -nt "$out" ] ||
+	   [ "$TOP/tests/xen-init/libxlutil.h" -nt "$out" ] ||
 	   [ "$lib" -nt "$out" ]; then
 		gcc -O1 -Wall -Wextra -Werror -o "$out" "$TOP/tests/xen-init/oracle.c" \
 			"$lib" >"$out.log" 2>&1 || return 1

@@ -10,9 +10,7 @@
  *
  * A NUL byte inside a quoted string makes libxlutil abort (an assertion
  * in its unquoting): the oracle then dies of SIGABRT, as xl would. The
- * prototypes are declared here: libxlutil.h pulls in all of libxl.h.
- * Linking the static library needs one stub, libxl_defbool_set (used
- * only by xlu_cfg_get_defbool). */
+ * library's prototypes and its one stub: libxlutil.h here. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct XLU_Config XLU_Config;
-XLU_Config *xlu_cfg_init(FILE *report, const char *report_filename);
-int xlu_cfg_readfile(XLU_Config *cfg, const char *real_filename);
-int xlu_cfg_readdata(XLU_Config *cfg, const char *data, int length);
-int xlu_cfg_get_string(const XLU_Config *cfg, const char *n,
-		       const char **value_r, int dont_warn);
-void xlu_cfg_destroy(XLU_Config *cfg);
-
-void libxl_defbool_set(void *db, int b);
-void libxl_defbool_set(void *db, int b) { (void)db; (void)b; }
+#include "libxlutil.h"
 
 /* 0 and the name, or 1 when refused (as xen-init-name's exit status). */
 static int name_of(XLU_Config *cfg, int parse_status, const char **name)
