@@ -73,8 +73,9 @@ wait_exit() {
 # All processes of CMD, with times: the calls that make a process or a program (and the
 # exits, which strace reports anyway). Nothing else stops the tracee (--seccomp-bpf): under
 # TCG a ptrace stop is dear, and libxl kills a hotplug script after 40 s.
+STRACE_XL=(strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve)
 strace_xl() { # OUT CMD...
-	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o "$@"
+	"${STRACE_XL[@]}" -o "$@"
 }
 
 # the parts of sections 4 and 5 (functions only: nothing runs when sourced)
@@ -255,6 +256,19 @@ mkcfg() { # NAME MODE SCRIPTDIR: a PV domU, 96 MB, one vif on xenbr0, one 8 MB f
 		echo 'on_reboot = "destroy"'
 		echo 'on_crash = "destroy"'
 	} >$D/$1.cfg
+}
+# a paused-domU config (sections 4 and 5: `xl create -p` makes its devices and runs the
+# hotplug calls, no guest boots), 96 MB (a PV kernel this size needs that much)
+paused_cfg() { # NAME [DISK] [VIF] -> $D/NAME.cfg
+	{
+		echo "name = \"$1\""
+		echo 'type = "pv"'
+		echo "kernel = \"$D/vmlinuz\""
+		echo "ramdisk = \"$D/initrd.gz\""
+		echo 'memory = 96'
+		[ -n "${2:-}" ] && echo "disk = [ '$2' ]"
+		[ -n "${3:-}" ] && echo "vif = [ '$3' ]"
+	} >"$D/$1.cfg"
 }
 in_list() { xl list 2>/dev/null | awk 'NR > 1 { print $1 }' | grep -qx "$1"; }
 wait_gone() { # NAME SECONDS

@@ -2,7 +2,7 @@
 # tests/vm/toolstack/hotplug.sh — the hotplug applets' refusals and fallbacks in the real
 # dom0 (README "Xen hotplug applets"). Sourced by tests/vm/toolstack/dom0.sh, which calls
 # these after the domU lifecycles; they use its helpers (pass, fail, info, save, use_scripts,
-# in_list, wait_gone, oneline; T, D, V, XL_TIMEOUT). Nothing runs on source. The domUs here
+# paused_cfg, in_list, wait_gone, oneline; T, D, V, XL_TIMEOUT). Nothing runs on source. The domUs here
 # are made paused (`xl create -p`): their devices and hotplug calls are made, no guest boots.
 #
 #   busy_disk debian|forkless   a file: disk already attached read-write to a domU, asked for
@@ -12,18 +12,6 @@
 #   hook_fallback               an executable vif-post.d hook: forkless's vif-bridge hands the
 #                               call to Debian's vif-bridge.distrib (exec), which runs the hook
 #                               and connects the vif; the fallback is logged once to syslog.
-
-hp_paused_cfg() { # NAME [DISK] [VIF]: a paused-domU config in $D/NAME.cfg
-	{
-		echo "name = \"$1\""
-		echo 'type = "pv"'
-		echo "kernel = \"$D/vmlinuz\""
-		echo "ramdisk = \"$D/initrd.gz\""
-		echo 'memory = 96'
-		[ -n "${2:-}" ] && echo "disk = [ '$2' ]"
-		[ -n "${3:-}" ] && echo "vif = [ '$3' ]"
-	} >$D/$1.cfg
-}
 
 # the message libxl printed for the script's hotplug-error: from "script: " to the next
 # libxl line (Debian's messages span several lines)
@@ -35,8 +23,8 @@ busy_disk() { # debian|forkless
 	local set=$1 img=/var/lib/xen/images/busy.img a=busy-$1-a b=busy-$1-b rc_a rc_b
 	use_scripts $set
 	rm -f $img && truncate -s 8M $img
-	hp_paused_cfg $a "file:$img,xvda,w"
-	hp_paused_cfg $b "file:$img,xvda,w"
+	paused_cfg $a "file:$img,xvda,w"
+	paused_cfg $b "file:$img,xvda,w"
 	timeout $XL_TIMEOUT xl create -p $D/$a.cfg >$T/busy-$set-a.log 2>&1
 	rc_a=$?
 	timeout $XL_TIMEOUT xl create -p $D/$b.cfg >$T/busy-$set-b.log 2>&1
@@ -76,7 +64,7 @@ hook_fallback() {
 	chmod 755 $h/00-forkless-test.hook
 	rm -f $ran
 	before=$(grep -c 'hooks in /etc/xen/scripts/vif-post.d' /var/log/messages 2>/dev/null)
-	hp_paused_cfg $n "" bridge=xenbr0
+	paused_cfg $n "" bridge=xenbr0
 	timeout $XL_TIMEOUT xl create -p $D/$n.cfg >$T/hook-create.log 2>&1
 	rc=$?
 	local id

@@ -3,7 +3,8 @@
 # forkless's xen-init-name and xen-init-list and with Debian's Python ones (issue: the two
 # Python scripts of /usr/lib/xen-common/bin). Sourced by tests/vm/toolstack/dom0.sh once
 # the toolstack is up and its section-3 helpers exist (pass, fail, info, fail_with, mkcfg,
-# in_list, wait_gone, nap, strace_xl, save; T, D, V, XL_TIMEOUT). Nothing runs on source.
+# paused_cfg, in_list, wait_gone, nap, STRACE_XL, save; T, D, V, XL_TIMEOUT). Nothing runs
+# on source.
 #
 #   xendomains_keep_debian        BEFORE `forkless --install -s /`: keep Debian's
 #                                 xen-init-name and xen-init-list (python3 scripts) in
@@ -76,17 +77,8 @@ xd_restore_python() {
 	XD_HIDDEN=
 }
 
-# xd_cost [FROM TO] < TRACE: "P processes, E execs, xen-init-* N" of strace_xl lines (those
-# stamped FROM..TO). A python3 script's execve is the script's path (the kernel starts
-# python3 inside it).
-xd_cost() {
-	awk -v a="${1:-0}" -v b="${2:-1e12}" '$2 + 0 >= a && $2 + 0 <= b' >$T/xd-window.txt
-	local p e xi
-	p=$(awk '{ print $1 }' $T/xd-window.txt | sort -u | wc -l)
-	e=$(grep -c 'execve(.* = 0$' $T/xd-window.txt)
-	xi=$(xd_init_calls $T/xd-window.txt)
-	echo "$p processes, $e execs, xen-init-* $xi"
-}
+# the execs of xen-init-name and xen-init-list in a trace (a python3 script's execve is
+# the script's path: the kernel starts python3 inside it)
 xd_init_calls() { grep -c 'execve("[^"]*/xen-init-\(name\|list\)".* = 0$' "$1"; }
 
 # xd_traced OUT RCFILE CMD...: CMD traced as strace_xl traces (with `timeout`, inside a bash
@@ -100,7 +92,7 @@ xd_traced() {
 	local out=$1 rcf=$2 i=0
 	shift 2
 	rm -f $rcf
-	strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve -o $out \
+	"${STRACE_XL[@]}" -o $out \
 		bash -c "timeout $((XL_TIMEOUT * 3)) \"\$@\"; echo \$? >$rcf.new; mv $rcf.new $rcf" _ "$@" &
 	XD_TRACER=$!
 	while [ ! -s $rcf ] && kill -0 $XD_TRACER 2>/dev/null && [ $i -lt $((XL_TIMEOUT * 15)) ]; do
@@ -155,7 +147,7 @@ xendomains_run() { # forkless|debian
 			"rc=$rc; not running:$bad; output: $(oneline $T/xendomains-$v-start.log)"
 	fi
 	local t_end=$EPOCHREALTIME tracer=$XD_TRACER
-	info "xendomains start ($v): ${ms} ms, $(xd_cost 0 $t_end <$T/trace-xendomains-$v-start.txt)"
+	info "xendomains start ($v): ${ms} ms (processes: tests/vm/proctable's table)"
 	# for tests/vm/proctable (the benchmark table): start's part of the trace, and its time
 	awk -v b=$t_end '$2 + 0 <= b' $T/trace-xendomains-$v-start.txt >$T/xd-$v-start.txt
 	echo $ms >$T/xd-$v-start.ms
@@ -196,7 +188,7 @@ xendomains_run() { # forkless|debian
 	fi
 	{ cat $T/trace-xendomains-$v-stop.txt; awk -v a=$t0 '$2 + 0 >= a' $T/trace-xendomains-$v-start.txt; } >$T/xd-$v-stop.txt
 	echo $ms >$T/xd-$v-stop.ms
-	info "xendomains stop ($v): ${ms} ms, $(xd_cost <$T/xd-$v-stop.txt) (the domains' xl daemons included)"
+	info "xendomains stop ($v): ${ms} ms"
 	if [ $v = forkless ]; then
 		# python3 was out of reach, and xen-init-name ran for each file (start) and
 		# xen-init-list for each of stop's passes: forkless's, or nothing would have worked
@@ -228,14 +220,8 @@ xd_same_list() { # CHECK LINES: the same LINES lines from both
 }
 # a paused PV domU without devices: made in a few seconds, no hotplug script, never boots
 xd_paused() { # NAME
-	cat >$D/xil.cfg <<-CFG
-	name = "$1"
-	type = "pv"
-	kernel = "$D/vmlinuz"
-	ramdisk = "$D/initrd.gz"
-	memory = 96
-	CFG
-	timeout $XL_TIMEOUT xl create -p $D/xil.cfg >>$T/xil-create.log 2>&1 ||
+	paused_cfg "$1"
+	timeout $XL_TIMEOUT xl create -p "$D/$1.cfg" >>$T/xil-create.log 2>&1 ||
 		fail "xen-init-list-create-$1" "xl create -p failed: $(tail -n 3 $T/xil-create.log | tr '\n' '|')"
 	XIL_IDS="$XIL_IDS $(xl domid "$1" 2>/dev/null)"
 }
