@@ -23,9 +23,8 @@ strace_count() { awk -v n="$2" '$NF == n { print $4 }' "$1" | head -n1; }
 strace_total() { awk '$NF == "total" { print $4 }' "$1"; }
 # only_std_fds CMD...: CMD with no fd open above 2 (whatever the test
 # harness left open would split the batches: they are not the applet's)
-only_std_fds() {
-	bash -c 'for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; exec "$@"' _ "$@"
-}
+ONLY_STD_FDS='for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; exec "$@"'
+only_std_fds() { bash -c "$ONLY_STD_FDS" _ "$@"; }
 per_of() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.3f", a / n }'; }
 
 # ---- handle mode, stdin: marginal cost per id ----------------------------
@@ -125,18 +124,22 @@ else
 fi
 
 # Interactive: the answer to what was sent arrives before the next read
-# blocks, and no handle fd is held while it waits (fds: 0-2, the mount,
-# /proc/self/fd).
-coproc CRI { only_std_fds $CR -m "$M" --handles -; }
+# blocks, and no handle fd is held while it waits: its fds are 0-2, the
+# mount and /proc/self/fd. The coproc execs, so CRI_PID is the applet
+# itself (checked), not a bash around it.
+coproc CRI { exec bash -c "$ONLY_STD_FDS" _ $CR -m "$M" --handles -; }
+cri_pid=$CRI_PID   # bash unsets CRI_PID once the coproc has ended
 printf '%s\n%s\n' "$(head -n1 "$CG_WORK/big-ids")" "$(sed -n 2p "$CG_WORK/big-ids")" >&"${CRI[1]}"
 a1= a2=
 read -t 5 -r a1 <&"${CRI[0]}"; read -t 5 -r a2 <&"${CRI[0]}"
 sleep 0.2
-nfd=$(ls "/proc/$CRI_PID/fd" 2>/dev/null | wc -l)
+cri_exe=$(readlink "/proc/$cri_pid/exe")
+cri_fds=$(for f in /proc/$cri_pid/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && readlink "$f"; done | sort | tr '\n' '|')
 exec {CRI[1]}>&-
-wait "$CRI_PID" 2>/dev/null
+wait "$cri_pid" 2>/dev/null
 check syscalls/interactive-answered "$(cg_answers <(head -n2 "$CG_WORK/big-ids") | tr '\n' '|')" "$a1|$a2|"
-check syscalls/interactive-no-fds-held-while-waiting 5 "$nfd"
+check syscalls/interactive-is-the-applet "$(readlink -f "$FORKLESS")" "$cri_exe"
+check syscalls/interactive-no-fds-held-while-waiting "$(printf '%s\n' "$(readlink -f "$M")" "/proc/$cri_pid/fd" | sort | tr '\n' '|')" "$cri_fds"
 
 # ---- walk mode: zero stat-family calls -----------------------------------
 stat_calls() {   # stat_calls LABEL CMD...: stat-family calls after CMD execs
