@@ -57,8 +57,9 @@ static int error_named(const char *s, uint32_t len)
 	return EIO;
 }
 
-int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
-	      const char **payload, uint32_t *plen)
+int xs_decode_next(const char *buf, size_t len, uint32_t type,
+		   uint32_t req_id, const char **payload, uint32_t *plen,
+		   size_t *used)
 {
 	struct xs_header h;
 
@@ -70,48 +71,34 @@ int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 		return -EIO;
 	if (len - sizeof(h) < h.len)
 		return -EAGAIN;
-	if (len - sizeof(h) > h.len)
-		return -EIO;
+	*used = sizeof(h) + h.len;
 	*payload = buf + sizeof(h);
 	*plen = h.len;
 	return h.type == XS_ERROR ? -error_named(*payload, h.len) : 0;
 }
 
-/* Read one reply on fd before the deadline into msg (XS_MSG_MAX bytes). */
-static int read_reply(int fd, char *msg, uint32_t type, uint32_t req_id,
-		      uint64_t deadline_ms, const char **payload,
-		      uint32_t *plen)
+int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
+	      const char **payload, uint32_t *plen)
 {
-	size_t have = 0;
+	const char *p = NULL;
+	uint32_t l = 0;
+	size_t used = 0;
+	int ret = xs_decode_next(buf, len, type, req_id, &p, &l, &used);
 
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		uint64_t now = clock_ms();
-		int ret;
-		ssize_t r;
+	if (ret == -EAGAIN || used == 0)
+		return ret;
+	if (used != len)
+		return -EIO;   /* bytes past the end of the one reply */
+	*payload = p;
+	*plen = l;
+	return ret;
+}
 
-		if (now >= deadline_ms)
-			return -ETIMEDOUT;
-		ret = poll(&p, 1, deadline_ms - now > 60000 ? 60000
-				   : (int)(deadline_ms - now));
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0)
-			return -errno;
-		if (ret == 0)
-			continue;   /* the deadline is checked above */
-		r = read(fd, msg + have, XS_MSG_MAX - have);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EIO;   /* EOF: no reply */
-		have += (size_t)r;
-		ret = xs_decode(msg, have, type, req_id, payload, plen);
-		if (ret != -EAGAIN)
-			return ret;
-		if (have == XS_MSG_MAX)
-			return -EIO;
-	}
+/* Does the request's payload fit XS_PAYLOAD_MAX? */
+static int xs_fits(const struct xs_request *rq)
+{
+	return strlen(rq->path) + 1 + (rq->value ? rq->value_len : 0) <=
+	       XS_PAYLOAD_MAX;
 }
 
 /* The payload of a whole reply into out, NUL-terminated: its length, or
@@ -126,19 +113,118 @@ static long copy_payload(char *out, size_t cap, const char *payload,
 	return plen;
 }
 
+/* The replies to ops[0..n) (req_ids first_id, first_id + 1, ...) as they
+ * arrive on fd, in order, before the deadline: each op's ret and out set.
+ * One read may bring several replies, or part of one. 0, or the stream
+ * error that stopped it (that op has it, the ops after it -ENOTCONN). */
+static int recv_replies(int fd, struct xs_op *ops, size_t n,
+			uint32_t first_id, uint64_t deadline_ms)
+{
+	char in[2 * XS_MSG_MAX];   /* a reply is at most XS_MSG_MAX */
+	size_t have = 0, i = 0;
+	int ret = 0;
+
+	while (i < n) {
+		const char *payload;
+		uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
+		size_t used = 0;
+		struct pollfd p = { fd, POLLIN, 0 };
+		uint64_t now;
+		ssize_t r;
+
+		ret = xs_decode_next(in, have, ops[i].rq.type, first_id + (uint32_t)i,
+				     &payload, &plen, &used);
+		if (ret != -EAGAIN) {
+			if (used == 0)   /* malformed: the stream is lost */
+				break;
+			ops[i].ret = ret < 0 ? ret
+				     : copy_payload(ops[i].out, ops[i].cap,
+						    payload, plen);
+			memmove(in, in + used, have - used);
+			have -= used;
+			i++;
+			ret = 0;
+			continue;
+		}
+		now = clock_ms();
+		if (now >= deadline_ms) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		ret = poll(&p, 1, deadline_ms - now > 60000 ? 60000
+			   : (int)(deadline_ms - now));
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0) {
+			ret = -errno;
+			break;
+		}
+		if (ret == 0)
+			continue;   /* the deadline is checked above */
+		r = read(fd, in + have, sizeof(in) - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;   /* EOF: no reply */
+			break;
+		}
+		have += (size_t)r;
+	}
+	if (ret == 0 && have)
+		ret = -EIO;   /* bytes nobody asked for */
+	for (size_t j = i; ret < 0 && j < n; j++)
+		ops[j].ret = j == i ? ret : -ENOTCONN;
+	return ret;
+}
+
+/* ops[0..n) written to fd as few writes as they fit in, req_ids from
+ * first_id; then their replies. 0 or the stream error. */
+static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
+		    uint64_t deadline_ms)
+{
+	char msg[XS_MSG_MAX];
+	size_t len = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t m = xs_encode(msg + len, sizeof(msg) - len, &ops[i].rq,
+				     first_id + (uint32_t)i);
+
+		if (m == 0 && len) {   /* full: send what is there first */
+			if ((ret = write_all(fd, msg, len)) < 0)
+				break;
+			len = 0;
+			m = xs_encode(msg, sizeof(msg), &ops[i].rq,
+				      first_id + (uint32_t)i);
+		}
+		if (m == 0) {   /* over XS_PAYLOAD_MAX: never sent */
+			ret = -E2BIG;
+			break;
+		}
+		len += m;
+	}
+	if (ret == 0 && len)
+		ret = write_all(fd, msg, len);
+	if (ret < 0) {
+		/* nothing of it read: the earlier requests' replies would be
+		 * in the stream, so the stream is given up */
+		for (size_t j = 0; j < n; j++)
+			ops[j].ret = j == 0 ? ret : -ENOTCONN;
+		return ret == -E2BIG ? -EIO : ret;
+	}
+	return recv_replies(fd, ops, n, first_id, deadline_ms);
+}
+
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
 	     uint64_t deadline_ms, const char **dev)
 {
-	static const uint32_t req_id = 1;   /* one request per connection */
-	char msg[XS_MSG_MAX];
-	const char *path = XS_DEV, *payload;
-	size_t n = xs_encode(msg, sizeof(msg), rq, req_id);
-	uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
-	int fd, ret;
+	struct xs_op op = { *rq, out, cap, 0 };
+	const char *path = XS_DEV;
+	int fd;
 
 	if (dev)
 		*dev = path;
-	if (n == 0)
+	if (!xs_fits(rq))
 		return -E2BIG;
 	fd = openat(AT_FDCWD, path, O_RDWR | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0 && errno == ENOENT) {
@@ -153,14 +239,9 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 		*dev = path;
 	if (fd < 0)
 		return -errno;
-	ret = write_all(fd, msg, n);
-	if (ret == 0)
-		ret = read_reply(fd, msg, rq->type, req_id, deadline_ms,
-				 &payload, &plen);
+	exchange(fd, &op, 1, 1, deadline_ms);   /* one request per connection */
 	close(fd);
-	if (ret < 0)
-		return ret;
-	return copy_payload(out, cap, payload, plen);
+	return op.ret;
 }
 
 /* ---- a connection for several requests ---------------------------------- */
@@ -214,34 +295,44 @@ void xs_close(struct xs_conn *c)
 	c->fd = -ENOTCONN;
 }
 
+int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n)
+{
+	size_t i = 0;
+	int ret = c->fd < 0 ? -ENOTCONN : 0;
+
+	while (i < n && ret == 0) {
+		size_t j = i;
+
+		/* a run of requests that fit, exchanged at once; one over
+		 * XS_PAYLOAD_MAX is never sent */
+		while (j < n && xs_fits(&ops[j].rq))
+			j++;
+		if (j > i) {
+			ret = exchange(c->fd, ops + i, j - i, c->req_id + 1,
+				       c->deadline_ms);
+			c->req_id += (uint32_t)(j - i);
+		}
+		if (j < n && ret == 0)
+			ops[j++].ret = -E2BIG;
+		i = j;
+	}
+	for (; i < n; i++)
+		ops[i].ret = -ENOTCONN;
+	if (ret < 0)
+		/* The stream may hold a late or partial reply: drop it. (An
+		 * XS_ERROR reply, -ENOENT..., is one op's ret: the stream
+		 * stays in step.) */
+		xs_close(c);
+	return ret;
+}
+
 long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 		size_t cap)
 {
-	char msg[XS_MSG_MAX];
-	const char *payload;
-	uint32_t plen = 0;   /* set with ret == 0; LTO cannot see it */
-	size_t n;
-	int ret;
+	struct xs_op op = { *rq, out, cap, 0 };
 
-	if (c->fd < 0)
-		return -ENOTCONN;
-	n = xs_encode(msg, sizeof(msg), rq, ++c->req_id);
-	if (n == 0)
-		return -E2BIG;
-	ret = write_all(c->fd, msg, n);
-	if (ret == 0)
-		ret = read_reply(c->fd, msg, rq->type, c->req_id,
-				 c->deadline_ms, &payload, &plen);
-	if (ret < 0 && (ret == -EIO || ret == -ETIMEDOUT || ret == -EPIPE ||
-			ret == -ECONNRESET || ret == -EBADF || ret == -EINTR)) {
-		/* The stream may hold a late or partial reply: drop it. An
-		 * XS_ERROR reply (-ENOENT...) leaves the stream in step. */
-		xs_close(c);
-		return ret;
-	}
-	if (ret < 0)
-		return ret;
-	return copy_payload(out, cap, payload, plen);
+	xs_requests(c, &op, 1);
+	return op.ret;
 }
 
 long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,

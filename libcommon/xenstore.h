@@ -64,6 +64,11 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
  * would read as incomplete, -> -EIO). */
 int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	      const char **payload, uint32_t *plen);
+/* The same for the first reply of a stream (buf may hold more after it):
+ * when whole (0 or an XS_ERROR's -errno), *used is its length. */
+int xs_decode_next(const char *buf, size_t len, uint32_t type,
+		   uint32_t req_id, const char **payload, uint32_t *plen,
+		   size_t *used);
 
 /* One request over a new connection, its reply's payload into out (cap
  * bytes; NUL-terminated, so cap > the payload). Returns the payload length
@@ -109,6 +114,21 @@ void xs_close(struct xs_conn *c);
  * with the wrong request. */
 long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 		size_t cap);
+
+/* Several requests at once: written together (as few writes as they fit
+ * in), then the replies read in order -- xenstored answers a connection's
+ * requests one after another, so n requests cost one round trip, not n.
+ * Only for requests that do not depend on each other's answers. Each op's
+ * ret is what xs_request() would return for it (its reply's payload in
+ * out). Returns 0, or the stream error after which the connection is
+ * closed (that op has it, the later ones -ENOTCONN). */
+struct xs_op {
+	struct xs_request rq;
+	char *out;
+	size_t cap;
+	long ret;
+};
+int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n);
 
 /* The usual requests, in transaction tx (0: none). */
 long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,

@@ -5,8 +5,11 @@
  * Invariants: a reply is accepted only whole, of the request's type (or
  * XS_ERROR, then as a negative errno) and req_id, with its payload inside
  * the input and as long as its header says; a prefix of an accepted reply
- * is never accepted (-EAGAIN or an error); an encoded request decodes
- * back to its own header and payload. */
+ * is never accepted (-EAGAIN or an error); read as a stream of replies
+ * (xs_decode_next, req_ids counting up, as pipelined requests are
+ * answered), each one taken is whole, inside the input, and exactly what
+ * xs_decode accepts alone; an encoded request decodes back to its own
+ * header and payload. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +53,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	}
 	if (ret == -EIO)
 		CHECK(len >= sizeof(h));
+	for (size_t at = 0, k = 0; at < len; k++) {
+		const char *p2;
+		uint32_t l2 = 0;
+		size_t used = 0;
+		int r = xs_decode_next(buf + at, len - at, type, req_id + (uint32_t)k,
+				       &payload, &plen, &used);
+
+		if (used == 0) {   /* incomplete or malformed: the stream ends */
+			CHECK(r == -EAGAIN || r == -EIO);
+			break;
+		}
+		CHECK(used >= sizeof(h) && used <= len - at);
+		CHECK(payload == buf + at + sizeof(h) && used == sizeof(h) + plen);
+		CHECK(xs_decode(buf + at, used, type, req_id + (uint32_t)k,
+				&p2, &l2) == r && p2 == payload && l2 == plen);
+		at += used;
+	}
 	/* a request from the input: path = the bytes up to a NUL */
 	{
 		char path[XS_PAYLOAD_MAX + 1], msg[sizeof(h) + XS_PAYLOAD_MAX + 8];
