@@ -4,7 +4,7 @@
 #
 # xenstored_standin STATEDIR [ARGS...]: (re)start the stand-in on
 # /var/run/xenstored/socket with STATEDIR (tree.in there, if any, is its first tree) and
-# ARGS (--silent, --pty); its pid in XS_STANDIN_PID. Returns 1 if it is not ready in 5 s.
+# ARGS (--silent, --pty, --wrong-id=SUFFIX); its pid in XS_STANDIN_PID. Returns 1 if it is not ready in 5 s.
 XS_STANDIN_PID=
 xenstored_standin() {
 	local dir=$1 i

@@ -512,6 +512,13 @@ int block_main(int argc, char **argv)
 	hp_env_required(h, "XENBUS_PATH");
 	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
+	/* what the call reads of its backend, in one round trip: libxl
+	 * wrote it before running the script (node: by the add) */
+	if (add)
+		hp_prefetch(h, "type", "params", "mode", "physical-device",
+			    "frontend-id");
+	else
+		hp_prefetch(h, "type", "params", "mode", "node");
 	hp_read_default(h, "type", type, sizeof(type), "MISSING");
 	hp_read_required(h, "params", params, sizeof(params));
 	hp_read_required(h, "mode", mode, sizeof(mode));

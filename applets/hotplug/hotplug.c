@@ -245,18 +245,63 @@ static _Noreturn void xs_broken(struct hotplug *h, const char *path, long err)
 	_exit(1);
 }
 
-long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap)
+/* What a read returned, as the scripts' xenstore-read would take it: a
+ * broken xenstore is fatal, a missing or unreadable key is the caller's. */
+static long read_checked(struct hotplug *h, const char *path, long n)
 {
-	long n;
-	int ret = hp_xs(h);
-
-	if (ret < 0)
-		xs_broken(h, path, ret);
-	n = xs_read(&h->xs, 0, path, out, cap);
 	if (n < 0 && n != -ENOENT && n != -E2BIG && n != -EACCES &&
 	    n != -EINVAL)
 		xs_broken(h, path, n);
 	return n;
+}
+
+long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap)
+{
+	int ret = hp_xs(h);
+
+	if (ret < 0)
+		xs_broken(h, path, ret);
+	return read_checked(h, path, xs_read(&h->xs, 0, path, out, cap));
+}
+
+void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
+{
+	struct xs_op ops[HP_CACHE_MAX];
+	char paths[HP_CACHE_MAX][HP_PATH_MAX];
+	const char *key_of[HP_CACHE_MAX];
+	size_t n = 0, want = 0, slot;
+
+	while (keys[want] && want < HP_CACHE_MAX)
+		want++;
+	/* no xenstore: left to the first read, which reports it */
+	if (want == 0 || hp_xs(h) < 0)
+		return;
+	slot = sizeof(h->cache_pool) / want;
+	for (size_t i = 0; i < want; i++) {
+		if (hp_path(h, paths[n], keys[i]) < 0)
+			continue;   /* hp_read reports it */
+		ops[n] = (struct xs_op){ { XS_READ, 0, paths[n], NULL, 0 },
+					 h->cache_pool + n * slot, slot, 0 };
+		key_of[n++] = keys[i];
+	}
+	xs_requests(&h->xs, ops, n);
+	memset(h->cache, 0, sizeof(h->cache));
+	for (size_t i = 0; i < n; i++) {
+		/* too long for its slot, or not asked (the stream broke
+		 * before it): read again when it is wanted */
+		if (ops[i].ret == -E2BIG || ops[i].ret == -ENOTCONN)
+			continue;
+		h->cache[i] = (struct hp_cached){ key_of[i], ops[i].ret,
+						  ops[i].out };
+	}
+}
+
+/* Drop what hp_prefetch read of key: it is being written. */
+static void forget(struct hotplug *h, const char *key)
+{
+	for (size_t i = 0; i < HP_CACHE_MAX; i++)
+		if (h->cache[i].key && strcmp(h->cache[i].key, key) == 0)
+			h->cache[i].key = NULL;
 }
 
 long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
@@ -264,7 +309,21 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 	char path[HP_PATH_MAX];
 	int ret = hp_path(h, path, key);
 
-	return ret < 0 ? ret : hp_read_path(h, path, out, cap);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < HP_CACHE_MAX; i++) {
+		const struct hp_cached *c = &h->cache[i];
+		long n = c->ret;
+
+		if (!c->key || strcmp(c->key, key) != 0)
+			continue;
+		if (n >= 0 && (size_t)n >= cap)
+			n = -E2BIG;
+		else if (n >= 0)
+			memcpy(out, c->val, (size_t)n + 1);
+		return read_checked(h, path, n);
+	}
+	return hp_read_path(h, path, out, cap);
 }
 
 /* A value longer than the call can hold is not a missing key: an error
@@ -346,18 +405,38 @@ static int write_pairs(struct hotplug *h, int log, const char *const *list,
 		hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
 	if ((ret = hp_xs(h)) < 0)
 		return ret;
+	for (size_t i = 0; i < n; i += 2)
+		forget(h, kv[i]);
+	if (n == 2) {   /* one key: a plain write is as atomic */
+		char path[HP_PATH_MAX];
+
+		ret = hp_path(h, path, kv[0]);
+		return ret < 0 ? ret : xs_write(&h->xs, 0, path, kv[1]);
+	}
 	for (int tries = 0; tries < 100; tries++) {
+		char paths[ARRAY_SIZE(kv) / 2][HP_PATH_MAX];
+		char ok[ARRAY_SIZE(kv) / 2][8];
+		struct xs_op ops[ARRAY_SIZE(kv) / 2];
+		size_t m = 0;
 		uint32_t tx;
 
 		if ((ret = xs_transaction_start(&h->xs, &tx)) < 0)
 			return ret;
-		for (size_t i = 0; i + 1 < n && ret == 0; i += 2) {
-			char path[HP_PATH_MAX];
-
-			ret = hp_path(h, path, kv[i]);
-			if (ret == 0)
-				ret = xs_write(&h->xs, tx, path, kv[i + 1]);
+		/* the writes at once; each must answer "OK" */
+		for (size_t i = 0; i + 1 < n && ret == 0; i += 2, m++) {
+			ret = hp_path(h, paths[m], kv[i]);
+			ops[m] = (struct xs_op){
+				{ XS_WRITE, tx, paths[m], kv[i + 1],
+				  strlen(kv[i + 1]) },
+				ok[m], sizeof(ok[m]), 0 };
 		}
+		if (ret == 0)
+			ret = xs_requests(&h->xs, ops, m);
+		for (size_t i = 0; i < m && ret == 0; i++)
+			if (ops[i].ret < 0)
+				ret = ops[i].ret == -E2BIG ? -EIO : (int)ops[i].ret;
+			else if (ops[i].ret != 3 || memcmp(ok[i], "OK", 3) != 0)
+				ret = -EIO;
 		if (ret < 0) {
 			xs_transaction_end(&h->xs, tx, 0);
 			return ret;

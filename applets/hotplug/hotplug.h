@@ -28,6 +28,8 @@
 #define HP_XS_BUDGET_MS 30000
 #define HP_MSG_MAX 1024     /* one message, log line or xenstore value */
 #define HP_PATH_MAX 256     /* a xenstore path */
+#define HP_CACHE_MAX 8      /* keys one hp_prefetch reads */
+#define HP_CACHE_POOL 2048  /* their values (a longer one is read again) */
 
 /* A string literal and its length, for str_append(): never a count by
  * hand. */
@@ -48,6 +50,13 @@ struct hotplug {
 	int log_fd;             /* the /dev/log socket, -1: stderr */
 	int lock_fd;
 	char lock_path[64];
+	/* hp_prefetch's answers, for hp_read: key NULL = none */
+	struct hp_cached {
+		const char *key;
+		long ret;       /* the value's length in val, or -errno */
+		char *val;
+	} cache[HP_CACHE_MAX];
+	char cache_pool[HP_CACHE_POOL];
 };
 
 /* Fill h from argv and the environment; no syscall yet. */
@@ -68,8 +77,16 @@ int hp_path(const struct hotplug *h, char *out, const char *key);
 /* xenstore-read of a key (as hp_path): the value's length, -ENOENT, or
  * -errno (a broken xenstore is fatal: it is reported and the call exits). */
 long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
+/* Read the keys (as hp_path; NULL-ended, at most HP_CACHE_MAX) in one
+ * round trip to xenstored: the later hp_read of each key is answered from
+ * what came back, as if read then (a key written by hp_write meanwhile is
+ * read again). Only for keys nobody else changes during the call (the
+ * backend's, written by libxl before it runs the script). An error is
+ * reported by the hp_read that meets it, as a read without prefetch. */
+void hp_prefetch_strv(struct hotplug *h, const char *const *keys);
+#define hp_prefetch(h, ...) hp_prefetch_strv(h, STR_LIST(__VA_ARGS__))
 /* The same for a xenstore path as it is (absolute, or relative to
- * /local/domain/0). */
+ * /local/domain/0); never from the prefetched keys. */
 long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap);
 /* xenstore_read_default: out holds the value, or def (cut to cap) when
  * the key is missing; returns out, or NULL for a missing key and no def.
@@ -83,8 +100,10 @@ const char *hp_read_default(struct hotplug *h, const char *key, char *out,
 const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 			     size_t cap);
 /* The pairs key, value, ..., NULL written in one transaction (as one
- * `xenstore-write K V K V` call is): 0 or -errno. Logged as the scripts'
- * "Writing K V ... to xenstore." */
+ * `xenstore-write K V K V` call is; one pair: a plain write, as atomic):
+ * 0 or -errno. Logged as the scripts' "Writing K V ... to xenstore." The
+ * writes of a transaction go together (xs_requests): its start, the
+ * writes, its end are three round trips whatever the number of pairs. */
 int hp_write_strv(struct hotplug *h, const char *const *list);
 #define hp_write(h, ...) hp_write_strv(h, STR_LIST(__VA_ARGS__))
 /* xenstore_write: hp_write, and on failure fatal "Writing K V to xenstore

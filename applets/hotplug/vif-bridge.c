@@ -51,6 +51,7 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 	int ret;
 
 	hp_read_default(h, "bridge", b, sizeof(v->bridge), env ? env : "");
+	ret = 1;   /* br not looked up yet */
 	if (!b[0]) {
 		struct first_bridge fb = { "" };
 
@@ -60,17 +61,21 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 		if (!fb.name[0])
 			hp_fatal(h, "Could not find bridge, and none was specified");
 		memcpy(b, fb.name, sizeof(fb.name));
+		ret = 1;
 	} else if (strncmp(b, HP_LIT("xenbr")) == 0 &&
-		   nl_link_get(&v->nl, b, br) == -ENODEV) {
+		   (ret = nl_link_get(&v->nl, b, br)) == -ENODEV) {
 		/* Old-style xenbrN configs on a host whose bridge is ethN. */
 		char eth[NL_IFNAMSIZ + 8] = "eth";
 		size_t len = 3;
 
 		if (str_append(eth, sizeof(eth), &len, b + 5, strlen(b + 5)) == 0 &&
-		    nl_link_get(&v->nl, eth, br) == 0 && br->is_bridge)
+		    nl_link_get(&v->nl, eth, br) == 0 && br->is_bridge) {
 			memcpy(b, eth, len + 1);
+			ret = 0;
+		}
 	}
-	ret = nl_link_get(&v->nl, b, br);
+	if (ret == 1)
+		ret = nl_link_get(&v->nl, b, br);
 	if (ret == -ENODEV)
 		hp_fatal(h, "Could not find bridge device ", b);
 	if (ret < 0)
@@ -188,7 +193,7 @@ int vif_bridge_main(int argc, char **argv)
 	struct vif v;
 	struct nl_link br;
 
-	vif_start(&v, "vif-bridge", argc, argv);
+	vif_start(&v, "vif-bridge", argc, argv, STR_LIST("bridge", "mtu"));
 	pick_bridge(&v, &br);
 	if (v.up)
 		online(&v, &br);

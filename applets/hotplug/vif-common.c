@@ -33,7 +33,8 @@ static void rename_vif(struct vif *v, const char *vifname)
 	}
 }
 
-void vif_start(struct vif *v, const char *name, int argc, char **argv)
+void vif_start(struct vif *v, const char *name, int argc, char **argv,
+	       const char *const *keys)
 {
 	struct hotplug *h = &v->h;
 	const char *type_if, *dev, *ip;
@@ -79,6 +80,13 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv)
 	ret = nl_open(&v->nl);
 	if (ret < 0)
 		hp_errexit(h, "netlink", ret);
+	{
+		const char *all[HP_CACHE_MAX + 1] = { "vifname", "ip" };
+
+		for (size_t i = 2; *keys && i < HP_CACHE_MAX; i++)
+			all[i] = *keys++;
+		hp_prefetch_strv(h, all);
+	}
 	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
 	if (vifname[0]) {
 		if (strlen(vifname) >= sizeof(v->dev))

@@ -19,7 +19,10 @@ struct vif {
 /* vif-common.sh up to its end: the checks (an invalid command or type_if
  * exits 1, a call for the other type_if exits 0), the hand-overs (hooks
  * in vif-post.d, type_if=tap), ${XENBUS_PATH:?} ${vif:?}, the netlink
- * socket, vifname (renamed on online), ip. */
-void vif_start(struct vif *v, const char *name, int argc, char **argv);
+ * socket, vifname (renamed on online), ip. vifname, ip and the applet's
+ * own keys (NULL-ended; at most HP_CACHE_MAX - 2) are read in one round
+ * trip (hp_prefetch). */
+void vif_start(struct vif *v, const char *name, int argc, char **argv,
+	       const char *const *keys);
 
 #endif

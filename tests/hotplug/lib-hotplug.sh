@@ -20,6 +20,9 @@
 #                  run /etc/xen/scripts/SCRIPT as libxl does (env -i with
 #                  ENV, stdin /dev/null, cwd /): RC, OUT, ERR as run_capture.
 # hp_procs FILE    processes an strace -f -o FILE run made.
+# hp_xs_trips FILE round trips to xenstored in that run: the writes on its
+#                  socket (a batch of requests is one write, and its replies
+#                  are all read before the next write).
 #
 # Debian's scripts and clients come from `apt-get download` of
 # xen-utils-common, xenstore-utils, libxenstore4, libxentoolcore1 into
@@ -204,6 +207,12 @@ scenario() {
 	[ "${WANT_PROCS:-1}" = - ] ||
 		check "$HP_FAMILY/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
 			"$(hp_procs "$HP/$name.forkless.strace")"
+}
+hp_xs_trips() {
+	awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
+		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
+	     fd != "" && index($0, " write(" fd ", ") { n++ }
+	     END { print n + 0 }' "$1"
 }
 # has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
 has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }

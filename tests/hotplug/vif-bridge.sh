@@ -40,6 +40,11 @@ scenario offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline
 # extra words, which findCommand passes over.
 scenario libxl-args s_plain "${VIF_ENV[@]}" -- vif-bridge online type_if=vif
 scenario libxl-args-offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline type_if=vif
+# Round trips to xenstored (each a wait on xenstored, a context switch each way on a
+# one-vCPU dom0): online reads vifname, ip, bridge and mtu at once, then writes the
+# frontend's mtu and hotplug-status; offline only reads.
+check "vif-bridge/online: xenstore round trips" 3 "$(hp_xs_trips "$HP/libxl-args.forkless.strace")"
+check "vif-bridge/offline: xenstore round trips" 1 "$(hp_xs_trips "$HP/libxl-args-offline.forkless.strace")"
 scenario command-after-assignment s_plain "${VIF_ENV[@]}" -- vif-bridge type_if=vif online
 scenario extra-words s_plain "${VIF_ENV[@]}" -- vif-bridge online extra words
 has offline "vif1.0@guest1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noqueue state DOWN"

@@ -3,7 +3,8 @@
 # through the kernel's device when xenstored's socket is absent (a raw pty
 # standing in for /dev/xen/xenbus), no xenstore at all, and a xenstored
 # that never answers (reported within the call's 30 s budget, before
-# libxl's 40 s kill).
+# libxl's 40 s kill), and one whose reply in the middle of a batch of
+# reads carries the wrong request id.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare xenstore || exit 0
@@ -38,6 +39,19 @@ hp_call "${VIF_ENV[@]}" -- vif-bridge online
 check "hotplug-xenstore/none: status" 1 "$RC"
 check "hotplug-xenstore/none: logged" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /dev/xen/xenbus: cannot read backend/vif/1/0/vifname: No such device" \
 	"$(hp_syslog | grep '<27>')"
+
+# A reply that breaks the stream in the middle of a batch (the second of the keys read at
+# once, ip, answered with the next request's id): reported for that key, as a read of it
+# alone would be, and nothing later is paired with the wrong request: no key written.
+hp_xenstored --wrong-id=/ip
+setup
+: >"$HP/syslog"
+HP_STRACE=$HP/wrong-id.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "hotplug-xenstore/wrong-id: status" 1 "$RC"
+check "hotplug-xenstore/wrong-id: reported for the key" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/ip: I/O error" \
+	"$(hp_syslog | grep '<27>')"
+check "hotplug-xenstore/wrong-id: the batch was one write" 1 "$(hp_xs_trips "$HP/wrong-id.strace")"
+check "hotplug-xenstore/wrong-id: nothing written" "" "$(grep -E 'hotplug-(status|error)=.|/mtu=' "$HP/xs/tree")"
 
 # a xenstored that never answers
 hp_xenstored

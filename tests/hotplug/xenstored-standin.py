@@ -1,6 +1,6 @@
 # A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh)
 # and xen-init-list's (tests/xen-init/list.sh; the parts marked "xen-init:"):
-#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty]
+#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--wrong-id=SUFFIX]
 # xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
 # lines, VALUE with Python bytes escapes such as \x00 and \n), and
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
@@ -18,11 +18,14 @@
 # STATEDIR/ready once the socket listens. --silent: read requests, never
 # answer (a hung xenstored). --pty: also serve a raw pty, as the kernel's
 # /dev/xen/xenbus would (one stream); its slave's path in STATEDIR/pty.
+# --wrong-id=SUFFIX: the reply to a READ of a path ending in SUFFIX carries
+# the next request's id (a broken stream, in the middle of a batch).
 import os, selectors, socket, struct, sys, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
 silent = '--silent' in sys.argv[3:]
 use_pty = '--pty' in sys.argv[3:]
+wrong_id = [a[len('--wrong-id='):].encode() for a in sys.argv[3:] if a.startswith('--wrong-id=')]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
          17: 'IS_DOMAIN_INTRODUCED'}
@@ -191,4 +194,6 @@ while True:
             if silent:
                 continue
             rkind, reply = handle(ids[s], kind, tx, payload)
+            if kind == 2 and any(payload.rstrip(b'\0').endswith(w) for w in wrong_id):
+                req += 1
             s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
