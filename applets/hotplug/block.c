@@ -1,7 +1,7 @@
 /* block.c - /etc/xen/scripts/block: Debian 4.17's block (with
  * block-common.sh) for phy: and file: disks, in one process.
  *
- * block_main() reads type, params, mode; add: a device already known
+ * block_main() reads params, mode; add: a device already known
  * (physical-device set) exits 0; phy_add() checks the device and shares
  * it (check_sharing: /proc/mounts, then every backend's physical-device
  * and mode in one xenstore walk on one connection, where the script runs
@@ -287,8 +287,7 @@ static int check_sharing(struct block *b, char *found)
 /* ---- writing the result ------------------------------------------------- */
 
 /* write_dev (with the node for a file): physical-device and its path,
- * then success; logged as the script's separate writes, written as one
- * transaction. */
+ * then success: the script's separate writes (hp_write_each_or_die). */
 static void write_dev(struct block *b, const char *dev, const char *node)
 {
 	struct hotplug *h = &b->h;
@@ -309,13 +308,13 @@ static void write_dev(struct block *b, const char *dev, const char *node)
 	hp_path(h, path, "hotplug-status");
 	hp_log(h, HP_DEBUG, "Writing ", path, " connected to xenstore.");
 	if (node)
-		hp_write_all_or_die(h, "node", node, "physical-device", mm,
-				    "physical-device-path", dev,
-				    "hotplug-status", "connected");
+		hp_write_each_or_die(h, "node", node, "physical-device", mm,
+				     "physical-device-path", dev,
+				     "hotplug-status", "connected");
 	else
-		hp_write_all_or_die(h, "physical-device", mm,
-				    "physical-device-path", dev,
-				    "hotplug-status", "connected");
+		hp_write_each_or_die(h, "physical-device", mm,
+				     "physical-device-path", dev,
+				     "hotplug-status", "connected");
 }
 
 /* ---- add ---------------------------------------------------------------- */
@@ -500,7 +499,7 @@ int block_main(int argc, char **argv)
 	static const char *const commands[] = { "add", "remove", NULL };
 	struct block b;
 	struct hotplug *h = &b.h;
-	char type[64], params[PATH_MAX], mode[64], phys[HP_PATH_MAX];
+	char params[PATH_MAX], mode[64], phys[HP_PATH_MAX];
 	struct stat st;
 	int add, phy = 0, file = 0;
 
@@ -515,11 +514,12 @@ int block_main(int argc, char **argv)
 	/* what the call reads of its backend, in one round trip: libxl
 	 * wrote it before running the script (node: by the add) */
 	if (add)
-		hp_prefetch(h, "type", "params", "mode", "physical-device",
+		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id");
 	else
-		hp_prefetch(h, "type", "params", "mode", "node");
-	hp_read_default(h, "type", type, sizeof(type), "MISSING");
+		hp_prefetch(h, "params", "mode", "node");
+	/* The script reads type first (with a default: it cannot fail),
+	 * for block-TYPE, which only the script runs: not asked here. */
 	hp_read_required(h, "params", params, sizeof(params));
 	hp_read_required(h, "mode", mode, sizeof(mode));
 	if (stat(params, &st) == 0) {

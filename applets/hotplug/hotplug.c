@@ -380,9 +380,26 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 	return out;
 }
 
-/* The pairs (key, value) of ap in one transaction, retried while another
- * writer gets in first. The text "K V K V" for messages into shown. */
-static int write_pairs(struct hotplug *h, int log, const char *const *list,
+/* The write op for path = value, its "OK" reply into ok. */
+static struct xs_op write_op(uint32_t tx, const char *path, const char *value,
+			     char ok[8])
+{
+	return (struct xs_op){ { XS_WRITE, tx, path, value, strlen(value) },
+			       ok, 8, 0 };
+}
+
+/* A write's answer: 0, or -errno (a reply other than "OK" is -EIO). */
+static int write_done(const struct xs_op *op)
+{
+	if (op->ret < 0)
+		return op->ret == -E2BIG ? -EIO : (int)op->ret;
+	return op->ret == 3 && memcmp(op->out, "OK", 3) == 0 ? 0 : -EIO;
+}
+
+/* The pairs (key, value) of list in one transaction, retried while
+ * another writer gets in first, as xenstore-write makes them (one pair:
+ * a plain write). The text "K V K V" for messages into shown. */
+static int write_pairs(struct hotplug *h, const char *const *list,
 		       char *shown, size_t cap)
 {
 	const char *kv[16];
@@ -401,13 +418,12 @@ static int write_pairs(struct hotplug *h, int log, const char *const *list,
 			str_append(shown, cap, &len, HP_LIT(" "));
 		str_append(shown, cap, &len, s, strlen(s));
 	}
-	if (log)
-		hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
+	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
 	if ((ret = hp_xs(h)) < 0)
 		return ret;
 	for (size_t i = 0; i < n; i += 2)
 		forget(h, kv[i]);
-	if (n == 2) {   /* one key: a plain write is as atomic */
+	if (n == 2) {   /* one key: a plain write, as xenstore-write's */
 		char path[HP_PATH_MAX];
 
 		ret = hp_path(h, path, kv[0]);
@@ -425,18 +441,12 @@ static int write_pairs(struct hotplug *h, int log, const char *const *list,
 		/* the writes at once; each must answer "OK" */
 		for (size_t i = 0; i + 1 < n && ret == 0; i += 2, m++) {
 			ret = hp_path(h, paths[m], kv[i]);
-			ops[m] = (struct xs_op){
-				{ XS_WRITE, tx, paths[m], kv[i + 1],
-				  strlen(kv[i + 1]) },
-				ok[m], sizeof(ok[m]), 0 };
+			ops[m] = write_op(tx, paths[m], kv[i + 1], ok[m]);
 		}
 		if (ret == 0)
 			ret = xs_requests(&h->xs, ops, m);
 		for (size_t i = 0; i < m && ret == 0; i++)
-			if (ops[i].ret < 0)
-				ret = ops[i].ret == -E2BIG ? -EIO : (int)ops[i].ret;
-			else if (ops[i].ret != 3 || memcmp(ok[i], "OK", 3) != 0)
-				ret = -EIO;
+			ret = write_done(&ops[i]);
 		if (ret < 0) {
 			xs_transaction_end(&h->xs, tx, 0);
 			return ret;
@@ -452,19 +462,55 @@ int hp_write_strv(struct hotplug *h, const char *const *list)
 {
 	char shown[HP_MSG_MAX];
 
-	return write_pairs(h, 1, list, shown, sizeof(shown));
+	return write_pairs(h, list, shown, sizeof(shown));
 }
 
-void hp_write_or_die_strv(struct hotplug *h, int log,
-			  const char *const *list)
+void hp_write_or_die_strv(struct hotplug *h, const char *const *list)
 {
 	char shown[HP_MSG_MAX];
-	int ret = write_pairs(h, log, list, shown, sizeof(shown));
+	int ret = write_pairs(h, list, shown, sizeof(shown));
 
 	if (ret < 0) {
 		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ",
 		       errno_text(-ret));
 		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
+	}
+}
+
+void hp_write_each_or_die_strv(struct hotplug *h, const char *const *list)
+{
+	char paths[8][HP_PATH_MAX], ok[8][8];
+	struct xs_op ops[8];
+	size_t m = 0;
+	int ret = hp_xs(h);
+
+	for (; list[0] && list[1] && m < ARRAY_SIZE(ops); list += 2, m++) {
+		int r = hp_path(h, paths[m], list[0]);
+
+		forget(h, list[0]);
+		if (ret == 0)
+			ret = r;
+		ops[m] = write_op(0, paths[m], list[1], ok[m]);
+	}
+	/* all but the last together; the last once they have succeeded */
+	for (size_t i = 0, end = m > 1 ? m - 1 : m; ret == 0 && i < m; ) {
+		ret = xs_requests(&h->xs, ops + i, end - i);
+		for (; i < end; i++) {
+			if (ret == 0)
+				ret = write_done(&ops[i]);
+			if (ret < 0)
+				break;
+		}
+		end = m;
+	}
+	if (ret < 0) {
+		size_t i = 0;
+
+		while (i + 1 < m && write_done(&ops[i]) == 0)
+			i++;   /* the first one that failed (or never went) */
+		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ", errno_text(-ret));
+		hp_fatal(h, "Writing ", paths[i], " ", ops[i].rq.value,
+			 " to xenstore failed.");
 	}
 }
 

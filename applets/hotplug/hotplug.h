@@ -4,7 +4,10 @@
  *
  * One call is one process: hp_init() reads the environment libxl gives
  * (XENBUS_PATH...), opens one xenstore connection for every key of the
- * call, and the helpers below do what the scripts' functions do:
+ * call (the keys it reads read together, hp_prefetch(), a transaction's
+ * writes sent together: each round trip to xenstored costs two context
+ * switches on a one-vCPU dom0), and the helpers below do what the
+ * scripts' functions do:
  *   log LEVEL MSG       -> hp_log()      a datagram to /dev/log, else stderr
  *   xenstore_read(_default), xenstore_write -> hp_read(), hp_write()
  *   fatal / ebusy       -> hp_fatal(), hp_busy()   hotplug-error + status
@@ -107,15 +110,19 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 int hp_write_strv(struct hotplug *h, const char *const *list);
 #define hp_write(h, ...) hp_write_strv(h, STR_LIST(__VA_ARGS__))
 /* xenstore_write: hp_write, and on failure fatal "Writing K V to xenstore
- * failed.". hp_write_all_or_die: the same without the "Writing" line, for
- * a caller that logs each of the script's writes itself and makes them
- * one transaction. */
-void hp_write_or_die_strv(struct hotplug *h, int log,
-			  const char *const *list);
-#define hp_write_or_die(h, ...) \
-	hp_write_or_die_strv(h, 1, STR_LIST(__VA_ARGS__))
-#define hp_write_all_or_die(h, ...) \
-	hp_write_or_die_strv(h, 0, STR_LIST(__VA_ARGS__))
+ * failed.". */
+void hp_write_or_die_strv(struct hotplug *h, const char *const *list);
+#define hp_write_or_die(h, ...) hp_write_or_die_strv(h, STR_LIST(__VA_ARGS__))
+/* The script's separate `xenstore_write K V` calls, one after another
+ * (at most 8; the caller logs each "Writing" line): each pair one plain
+ * write, as xenstore-write makes one pair; all but the last go together
+ * (one round trip), the last -- hotplug-status -- only once they have
+ * all succeeded. A failure is fatal "Writing K V to xenstore failed." for
+ * the first pair that failed (the others of its group may have been
+ * written: hotplug-status never is). */
+void hp_write_each_or_die_strv(struct hotplug *h, const char *const *list);
+#define hp_write_each_or_die(h, ...) \
+	hp_write_each_or_die_strv(h, STR_LIST(__VA_ARGS__))
 
 /* fatal: hotplug-error = the strings, hotplug-status = error, the message
  * logged at err, exit 1. */

@@ -193,7 +193,8 @@ int vif_bridge_main(int argc, char **argv)
 	struct vif v;
 	struct nl_link br;
 
-	vif_start(&v, "vif-bridge", argc, argv, STR_LIST("bridge", "mtu"));
+	vif_start(&v, "vif-bridge", argc, argv, STR_LIST("bridge", "mtu"),
+		  STR_LIST("bridge"));
 	pick_bridge(&v, &br);
 	if (v.up)
 		online(&v, &br);

@@ -34,12 +34,12 @@ static void rename_vif(struct vif *v, const char *vifname)
 }
 
 void vif_start(struct vif *v, const char *name, int argc, char **argv,
-	       const char *const *keys)
+	       const char *const *up_keys, const char *const *down_keys)
 {
 	struct hotplug *h = &v->h;
-	const char *type_if, *dev, *ip;
+	const char *type_if, *dev, *ip, *const *keys;
 	char vifname[HP_PATH_MAX];
-	int ret, online, add;
+	int ret, online, add, want_ip = 0;
 
 	memset(v, 0, sizeof(*v));
 	v->nl.fd = -1;
@@ -80,11 +80,14 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	ret = nl_open(&v->nl);
 	if (ret < 0)
 		hp_errexit(h, "netlink", ret);
+	keys = v->up ? up_keys : down_keys;
 	{
-		const char *all[HP_CACHE_MAX + 1] = { "vifname", "ip" };
+		const char *all[HP_CACHE_MAX + 1] = { "vifname" };
 
-		for (size_t i = 2; *keys && i < HP_CACHE_MAX; i++)
-			all[i] = *keys++;
+		for (size_t i = 1; *keys && i < HP_CACHE_MAX; i++, keys++) {
+			all[i] = *keys;
+			want_ip |= strcmp(*keys, "ip") == 0;
+		}
 		hp_prefetch_strv(h, all);
 	}
 	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
@@ -96,6 +99,10 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 			rename_vif(v, vifname);
 		memcpy(v->dev, vifname, strlen(vifname) + 1);
 	}
-	ip = hp_env("ip");
-	hp_read_default(h, "ip", v->ip, sizeof(v->ip), ip ? ip : "");
+	/* vif-common.sh reads ip for every vif script: forkless where it
+	 * is used (vif-route; vif-bridge's handle_iptable is off in 4.17) */
+	if (want_ip) {
+		ip = hp_env("ip");
+		hp_read_default(h, "ip", v->ip, sizeof(v->ip), ip ? ip : "");
+	}
 }

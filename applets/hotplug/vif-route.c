@@ -218,7 +218,7 @@ int vif_route_main(int argc, char **argv)
 	char path[80];
 	int ret, fd;
 
-	vif_start(&v, "vif-route", argc, argv, STR_LIST(NULL));
+	vif_start(&v, "vif-route", argc, argv, STR_LIST("ip"), STR_LIST("ip"));
 	if (each_route(&v, NULL, NULL) < 0)
 		hp_fallback(h, "an ip entry other than ADDR[/LEN]");
 	dom0_ip(&v, ip);

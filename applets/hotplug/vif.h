@@ -19,10 +19,11 @@ struct vif {
 /* vif-common.sh up to its end: the checks (an invalid command or type_if
  * exits 1, a call for the other type_if exits 0), the hand-overs (hooks
  * in vif-post.d, type_if=tap), ${XENBUS_PATH:?} ${vif:?}, the netlink
- * socket, vifname (renamed on online), ip. vifname, ip and the applet's
- * own keys (NULL-ended; at most HP_CACHE_MAX - 2) are read in one round
- * trip (hp_prefetch). */
+ * socket, vifname (renamed on online). vifname and the keys the applet
+ * reads (up_keys for online/add, down_keys for offline/remove; NULL-ended,
+ * at most HP_CACHE_MAX - 1) are read in one round trip (hp_prefetch);
+ * when they name "ip", v->ip is read as the script does (else $ip). */
 void vif_start(struct vif *v, const char *name, int argc, char **argv,
-	       const char *const *keys);
+	       const char *const *up_keys, const char *const *down_keys);
 
 #endif

@@ -80,9 +80,11 @@ loops_named() {
 scenario file-add-w : "${BLK_ENV[@]}" -- block add
 # block evaluates no NAME=VALUE argument; findCommand takes the first word
 scenario file-add-w-args : "${BLK_ENV[@]}" -- block add type_if=vbd
-# Round trips to xenstored: the backend's keys at once, the frontend's vm, state (under the
-# lock), then the four keys' transaction (start, the writes together, commit).
-check "block/add: xenstore round trips" 6 "$(hp_xs_trips "$HP/file-add-w.forkless.strace")"
+# Requests and round trips to xenstored: params, mode, physical-device and frontend-id at
+# once, the frontend's vm, state (under the lock), then the script's four writes: node,
+# physical-device and physical-device-path together, hotplug-status after them.
+check "block/add: xenstore requests (Debian's: $(cat "$HP/file-add-w.debian.xsreq"))" 10 "$(cat "$HP/file-add-w.forkless.xsreq")"
+check "block/add: xenstore round trips" 5 "$(hp_xs_trips "$HP/file-add-w.forkless.strace")"
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
 grep -q "HP/disk.img *0$" "$HP/file-add-w.forkless" || fail "block/file-add-w: read-write loop" "$(cat "$HP/file-add-w.forkless")"
@@ -126,6 +128,7 @@ scenario no-frontend-id s_nofe "${BLK_ENV[@]}" -- block add
 
 s_attached() { losetup -f "$IMG"; xs write $BE/node "$(losetup -j "$IMG" -O NAME -n)"; }
 scenario file-remove s_attached "${BLK_ENV[@]}" -- block remove
+check "block/remove: xenstore requests (Debian's: $(cat "$HP/file-remove.debian.xsreq"))" 3 "$(cat "$HP/file-remove.forkless.xsreq")"
 check "block/remove: xenstore round trips" 1 "$(hp_xs_trips "$HP/file-remove.forkless.strace")"
 has file-remove "rc 0"
 grep -q "HP/disk.img" "$HP/file-remove.forkless" && fail "block/file-remove: detached" "$(cat "$HP/file-remove.forkless")"

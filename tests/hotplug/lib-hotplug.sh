@@ -20,6 +20,7 @@
 #                  run /etc/xen/scripts/SCRIPT as libxl does (env -i with
 #                  ENV, stdin /dev/null, cwd /): RC, OUT, ERR as run_capture.
 # hp_procs FILE    processes an strace -f -o FILE run made.
+# hp_xs_requests  requests xenstored got during the last hp_call.
 # hp_xs_trips FILE round trips to xenstored in that run: the writes on its
 #                  socket (a batch of requests is one write, and its replies
 #                  are all read before the next write).
@@ -143,6 +144,7 @@ hp_call() {
 	shift
 	# (a sanitized build's options pass: tests/asan/suite.sh)
 	[ -n "${ASAN_OPTIONS:-}" ] && env+=("ASAN_OPTIONS=$ASAN_OPTIONS" "UBSAN_OPTIONS=${UBSAN_OPTIONS:-}")
+	HP_XS_MARK=$(wc -l <"$HP/xs/log" 2>/dev/null || echo 0)
 	run_capture env -C / -i PATH="$HP_PATH" \
 		LD_LIBRARY_PATH="$XS_ROOT/usr/lib/x86_64-linux-gnu" "${env[@]}" \
 		${HP_STRACE:+strace -s 256 -f -o "$HP_STRACE"} "$script" "$@" </dev/null
@@ -195,6 +197,7 @@ scenario() {
 		hp_use "$how" "$HP_FAMILY"
 		$setup
 		HP_STRACE=$HP/$name.$how.strace hp_call "$@"
+		hp_xs_requests >"$HP/$name.$how.xsreq"
 		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
 		printf '%s' "$ERR" >"$HP/$name.$how.err"
 	done
@@ -207,6 +210,11 @@ scenario() {
 	[ "${WANT_PROCS:-1}" = - ] ||
 		check "$HP_FAMILY/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
 			"$(hp_procs "$HP/$name.forkless.strace")"
+}
+# hp_xs_requests: the requests xenstored got since the last hp_call began (every
+# connection's: run it before anything else asks)
+hp_xs_requests() {
+	tail -n +$((HP_XS_MARK + 1)) "$HP/xs/log" | grep -vc '^[0-9]* CONNECT$'
 }
 hp_xs_trips() {
 	awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {

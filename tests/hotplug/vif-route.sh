@@ -35,7 +35,8 @@ add_eth() {   # add_eth NAME ADDR/LEN
 
 s_plain() { add_eth eth0 10.1.0.1/24; add_vif vif1.0; xs write backend/vif/1/0/ip "10.1.0.5 10.2.0.0/16"; }
 scenario online s_plain "${VIF_ENV[@]}" -- vif-route online
-# vifname and ip read at once, then hotplug-status written: 2 round trips to xenstored
+# vifname and ip read at once, then hotplug-status written: 3 requests, 2 round trips
+check "vif-route/online: xenstore requests (Debian's: $(cat "$HP/online.debian.xsreq"))" 3 "$(cat "$HP/online.forkless.xsreq")"
 check "vif-route/online: xenstore round trips" 2 "$(hp_xs_trips "$HP/online.forkless.strace")"
 has online "10.1.0.5 dev vif1.0 scope link src 10.1.0.1 metric 2 linkdown "
 has online "vif1.0    inet 10.1.0.1/32 brd 10.255.255.255 scope global vif1.0 valid_lft forever preferred_lft forever"

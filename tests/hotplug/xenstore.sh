@@ -41,14 +41,14 @@ check "hotplug-xenstore/none: logged" "<27>TIME root: /etc/xen/scripts/vif-bridg
 	"$(hp_syslog | grep '<27>')"
 
 # A reply that breaks the stream in the middle of a batch (the second of the keys read at
-# once, ip, answered with the next request's id): reported for that key, as a read of it
+# once, bridge, answered with the next request's id): reported for that key, as a read of it
 # alone would be, and nothing later is paired with the wrong request: no key written.
-hp_xenstored --wrong-id=/ip
+hp_xenstored --wrong-id=/bridge
 setup
 : >"$HP/syslog"
 HP_STRACE=$HP/wrong-id.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
 check "hotplug-xenstore/wrong-id: status" 1 "$RC"
-check "hotplug-xenstore/wrong-id: reported for the key" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/ip: I/O error" \
+check "hotplug-xenstore/wrong-id: reported for the key" "<27>TIME root: /etc/xen/scripts/vif-bridge: xenstore /var/run/xenstored/socket: cannot read backend/vif/1/0/bridge: I/O error" \
 	"$(hp_syslog | grep '<27>')"
 check "hotplug-xenstore/wrong-id: the batch was one write" 1 "$(hp_xs_trips "$HP/wrong-id.strace")"
 check "hotplug-xenstore/wrong-id: nothing written" "" "$(grep -E 'hotplug-(status|error)=.|/mtu=' "$HP/xs/tree")"
