@@ -71,7 +71,7 @@
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
-//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~14 KiB)"
+//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~13.5 KiB; ~16 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  Turn the cgroup ids eBPF tools record into paths (2 syscalls
@@ -79,8 +79,8 @@
 //config:	  one stat-free walk of the tree), paths into ids, list the
 //config:	  tree, or watch cgroups come and go (fanotify, or
 //config:	  rescanning on kernels < 6.6).
-//config:	  Costs about 14 KiB of the static binary with the other
-//config:	  applets (more alone, counting the libc and libcommon parts
+//config:	  Costs about 13.5 KiB of the static binary with the other
+//config:	  applets (16 KiB alone, counting the libc and libcommon parts
 //config:	  it shares); no malloc: the index grows with mmap.
 
 #include <dirent.h>

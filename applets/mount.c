@@ -74,49 +74,49 @@
 //config:menu "Mount helpers for hypervisor shared folders"
 //config:
 //config:config MOUNT_VBOXSF
-//config:	bool "mount.vboxsf: VirtualBox shared folders (~13 KiB, engine included)"
+//config:	bool "mount.vboxsf: VirtualBox shared folders (~1.5 KiB; ~13.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  A drop-in /sbin/mount.vboxsf for the mainline and VirtualBox
 //config:	  vboxsf drivers: options in any position, -s -f -v -n -N,
 //config:	  user and group names, fstab words (nofail, _netdev...).
-//config:	  The first helper enabled costs ~13 KiB (musl static, -Os):
-//config:	  the option engine and its tables (~6 KiB), the messages for
-//config:	  each mount(2) errno, /etc/passwd lookup, -N; every further
-//config:	  helper adds only its own table and logic (measured: +1.6 KiB
-//config:	  mount.9p, +0.3 KiB mount.virtiofs). --help texts add ~0.7
-//config:	  KiB per helper when FORKLESS_HELP is set.
+//config:	  The first helper enabled costs ~13.5 KiB (musl static, -Os):
+//config:	  the option engine and its tables, the messages for each
+//config:	  mount(2) errno, /etc/passwd lookup, -N; every further helper
+//config:	  adds only its own table and logic (the first figure above).
+//config:	  --help texts add ~0.7 KiB per helper with FORKLESS_HELP.
 //config:
 //config:config MOUNT_9P
-//config:	bool "mount.9p: 9p shares, virtio and Xen (~1.6 KiB; ~14 KiB alone)"
+//config:	bool "mount.9p: 9p shares, virtio and Xen (~2.4 KiB; ~14.5 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /sbin/mount.9p with fast defaults (trans=virtio,
 //config:	  version=9p2000.L, msize=512000; a ring-sized msize for Xen).
-//config:	  Alone it costs ~14 KiB (the shared helper code and option
-//config:	  engine); next to mount.vboxsf, ~1.6 KiB.
+//config:	  Alone it costs ~14.5 KiB (the shared helper code and option
+//config:	  engine); next to the other helpers, ~2.4 KiB.
 //config:
 //config:config MOUNT_VIRTIOFS
-//config:	bool "mount.virtiofs: virtio-fs shares (~0.3 KiB; ~12.5 KiB alone)"
+//config:	bool "mount.virtiofs: virtio-fs shares (~0.5 KiB; ~12.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /sbin/mount.virtiofs (dax, dax=always|never|inode). Alone
 //config:	  ~12.5 KiB (the shared helper code); next to another helper,
-//config:	  ~0.3 KiB.
+//config:	  ~0.5 KiB.
 //config:
 //config:config MOUNT_SHARED
-//config:	bool "mount-shared: mount a share by its tag (~5 KiB)"
+//config:	bool "mount-shared: mount a share by its tag (~0.8 KiB; ~19 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  Finds TAG among virtiofs and virtio-9p tags (sysfs), Xen 9pfs
 //config:	  tags (xenstore) and, in a VirtualBox guest, vboxsf shares, waits
 //config:	  for it at boot (-w), and mounts it with the logic of whichever
 //config:	  of the helpers above are enabled. -l lists the tags. Next to
-//config:	  the three helpers ~5 KiB; alone ~17 KiB.
+//config:	  the three helpers and mount.shared (the same code) ~0.8 KiB;
+//config:	  alone ~19 KiB.
 //config:
 //config:config MOUNT_SHARED_TYPE
-//config:	bool "mount.shared: filesystem type shared for fstab (~0.6 KiB)"
+//config:	bool "mount.shared: filesystem type shared for fstab (~0.75 KiB; ~19 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /sbin/mount.shared: mount-shared as a mount(8) helper, so that

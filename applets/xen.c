@@ -99,7 +99,7 @@
 //config:	default y
 //config:
 //config:config XEN_EARLY_EXEC
-//config:	bool "Exec Xen tools before libc starts (4 syscalls instead of 6)"
+//config:	bool "Exec Xen tools before libc starts: 4 syscalls, not 6 (~0.5 KiB)"
 //config:	default y
 //config:	depends on XEN_UTILS_WRAPPER || XEN
 //config:	help

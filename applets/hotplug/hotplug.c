@@ -5,7 +5,7 @@
 //config:menu "Xen hotplug scripts (libxl's vif-bridge, vif-route, block)"
 //config:
 //config:config HOTPLUG_VIF_BRIDGE
-//config:	bool "vif-bridge: a vif on a bridge, by netlink (~4 KiB; ~12.5 KiB alone)"
+//config:	bool "vif-bridge: a vif on a bridge, by netlink (~4 KiB; ~18 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
@@ -15,11 +15,11 @@
 //config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
 //config:	  client, locks, syslog, the fallback; netlink for the vif
-//config:	  scripts): ~9-10 KiB of the ~12-15.5 KiB one costs alone. All
-//config:	  three cost ~26 KiB (musl static, -Os, LTO, help texts on).
+//config:	  scripts): ~10 KiB of the 17-21 KiB one costs alone. All
+//config:	  three cost ~27.5 KiB (musl static, -Os, LTO, help texts on).
 //config:
 //config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~2.7 KiB; ~12 KiB alone)"
+//config:	bool "vif-route: a routed vif, by netlink (~2.8 KiB; ~17 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
@@ -27,7 +27,7 @@
 //config:	  address on the vif, proxy ARP, a route per guest address.
 //config:
 //config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~10 KiB; ~15.5 KiB alone)"
+//config:	bool "block: phy: and file: disks, loop devices (~10.5 KiB; ~21 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
