@@ -215,4 +215,15 @@ static inline int sys_close_range(unsigned first, unsigned last,
 	return (int)sys_call4(SYS_close_range, first, last, flags, 0);
 }
 
+/* musl's sendmmsg on 64-bit is a loop of sendmsg (its msghdr has padding
+ * where the kernel's has size_t fields): the real one sends them all in
+ * one call. The msghdrs must be zero-initialized (the padding then reads
+ * as the upper half of the kernel's size_t on little-endian). */
+struct mmsghdr;
+static inline int sys_sendmmsg(int fd, struct mmsghdr *v, unsigned n,
+			       unsigned flags)
+{
+	return (int)sys_call4(SYS_sendmmsg, fd, (long)v, n, flags);
+}
+
 #endif

@@ -529,17 +529,17 @@ int block_main(int argc, char **argv)
 	if (!phy && !file) {
 		/* the script: add writes connected and runs block-TYPE */
 		if (!add)
-			return 0;
+			hp_exit(h, 0);
 		hp_fallback(h, "params is neither a block device nor a file");
 	}
 	if (!add) {
 		if (file)
 			file_remove(&b);
-		return 0;
+		hp_exit(h, 0);
 	}
 	/* libxl may run add twice: a device already set up is done */
 	if (hp_read(h, "physical-device", phys, sizeof(phys)) >= 0)
-		return 0;
+		hp_exit(h, 0);
 	hp_read_required(h, "frontend-id", b.frontend_id, sizeof(b.frontend_id));
 	if (dom_key(&b, b.frontend_id, "/vm", b.frontend_uuid,
 		    sizeof(b.frontend_uuid), NULL) == NULL)
@@ -548,5 +548,5 @@ int block_main(int argc, char **argv)
 		phy_add(&b, params, mode);
 	else
 		file_add(&b, params, mode);
-	return 0;
+	hp_exit(h, 0);
 }

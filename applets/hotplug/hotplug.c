@@ -84,7 +84,7 @@ const char *hp_env_required(struct hotplug *h, const char *name)
 	if (!v) {
 		write_strs(2, h->script, ": ", name,
 			   ": parameter null or not set\n");
-		_exit(1);
+		hp_exit(h, 1);
 	}
 	return v;
 }
@@ -175,47 +175,104 @@ static int open_log(void)
 	return fd;
 }
 
-void hp_log_strv(struct hotplug *h, int level, const char *const *list)
+/* The fallback for one message: logging.sh's echo "$0 $@" >&2. */
+static void log_stderr(struct hotplug *h, const char *msg, size_t mlen)
 {
-	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
-	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
-	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0;
-	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
+	char line[HP_MSG_MAX + 400];
+	size_t slen = strlen(h->script), len = 0;
 
-	slen = strlen(h->script);
 	if (slen > 256)
 		slen = 256;
-	if (h->log_fd == -2)
-		h->log_fd = open_log();
-	if (h->log_fd >= 0) {
-		struct timespec now = { 0, 0 };
-
-		/* raw: musl's clock_gettime/time bring the vDSO lookup */
-		sys_clock_gettime(CLOCK_REALTIME, &now);
-		syslog_time(stamp, now.tv_sec);
-		/* logger's tag is the user name: hotplug scripts run as root */
-		str_append(line, sizeof(line), &len, pri, 4);
-		str_append(line, sizeof(line), &len, stamp, 15);
-		if (geteuid() == 0)
-			str_append(line, sizeof(line), &len, HP_LIT(" root: "));
-		else
-			str_append(line, sizeof(line), &len, HP_LIT(" forkless: "));
-		str_append(line, sizeof(line), &len, h->script, slen);
-		str_append(line, sizeof(line), &len, HP_LIT(": "));
-		str_append(line, sizeof(line), &len, msg, mlen);
-		if (send(h->log_fd, line, len, MSG_NOSIGNAL) >= 0)
-			return;
-		close(h->log_fd);   /* the daemon went away: stderr from now */
-		h->log_fd = -1;
-	}
-	/* logging.sh's fallback: echo "$0 $@" >&2 */
-	len = 0;
 	line[0] = '\0';
 	str_append(line, sizeof(line), &len, h->script, slen);
 	str_append(line, sizeof(line), &len, HP_LIT(" "));
 	str_append(line, sizeof(line), &len, msg, mlen);
 	str_append(line, sizeof(line), &len, HP_LIT("\n"));
 	write_all(2, line, len);
+}
+
+void hp_log_flush(struct hotplug *h)
+{
+	struct mmsghdr mm[HP_LOG_QUEUE];
+	struct iovec iov[HP_LOG_QUEUE];
+	unsigned n = h->log_n, sent = 0;
+	int r;
+
+	if (n == 0)
+		return;
+	h->log_n = 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t start = i ? h->log_end[i - 1] : 0;
+
+		iov[i] = (struct iovec){ h->log_buf + start, h->log_end[i] - start };
+		mm[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
+						       .msg_iovlen = 1 } };
+	}
+	while (sent < n && h->log_fd >= 0) {
+		r = sys_sendmmsg(h->log_fd, mm + sent, n - sent, MSG_NOSIGNAL);
+		if (r <= 0 && r != -EINTR) {
+			close(h->log_fd);   /* the daemon went away: stderr from now */
+			h->log_fd = -1;
+		} else if (r > 0) {
+			sent += (unsigned)r;
+		}
+	}
+	for (unsigned i = sent; i < n; i++)
+		log_stderr(h, h->log_buf + h->log_msg[i],
+			   h->log_end[i] - h->log_msg[i]);
+}
+
+_Noreturn void hp_exit(struct hotplug *h, int status)
+{
+	hp_log_flush(h);
+	_exit(status);
+}
+
+void hp_log_strv(struct hotplug *h, int level, const char *const *list)
+{
+	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
+	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
+	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0, at;
+	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
+	struct timespec now = { 0, 0 };
+
+	if (h->log_fd == -2)
+		h->log_fd = open_log();
+	if (h->log_fd < 0) {
+		log_stderr(h, msg, mlen);
+		return;
+	}
+	slen = strlen(h->script);
+	if (slen > 256)
+		slen = 256;
+	/* raw: musl's clock_gettime/time bring the vDSO lookup */
+	sys_clock_gettime(CLOCK_REALTIME, &now);
+	syslog_time(stamp, now.tv_sec);
+	/* logger's tag is the user name: hotplug scripts run as root */
+	str_append(line, sizeof(line), &len, pri, 4);
+	str_append(line, sizeof(line), &len, stamp, 15);
+	if (geteuid() == 0)
+		str_append(line, sizeof(line), &len, HP_LIT(" root: "));
+	else
+		str_append(line, sizeof(line), &len, HP_LIT(" forkless: "));
+	str_append(line, sizeof(line), &len, h->script, slen);
+	str_append(line, sizeof(line), &len, HP_LIT(": "));
+	at = len;
+	str_append(line, sizeof(line), &len, msg, mlen);
+	if (h->log_n == HP_LOG_QUEUE ||
+	    (h->log_n ? h->log_end[h->log_n - 1] : 0) + len > sizeof(h->log_buf))
+		hp_log_flush(h);
+	if (h->log_fd < 0) {   /* the flush found the daemon gone */
+		log_stderr(h, msg, mlen);
+		return;
+	}
+	{
+		size_t start = h->log_n ? h->log_end[h->log_n - 1] : 0;
+
+		memcpy(h->log_buf + start, line, len);
+		h->log_msg[h->log_n] = (uint16_t)(start + at);
+		h->log_end[h->log_n++] = (uint16_t)(start + len);
+	}
 }
 
 
@@ -242,7 +299,7 @@ static _Noreturn void xs_broken(struct hotplug *h, const char *path, long err)
 {
 	hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": cannot read ", path, ": ",
 	       errno_text((int)-err));
-	_exit(1);
+	hp_exit(h, 1);
 }
 
 /* What a read returned, as the scripts' xenstore-read would take it: a
@@ -521,7 +578,7 @@ static _Noreturn void fail_status(struct hotplug *h, const char *status,
 	if (h->xb_path)
 		hp_write(h, "hotplug-error", msg, "hotplug-status", status);
 	hp_log(h, HP_ERR, msg);
-	_exit(1);
+	hp_exit(h, 1);
 }
 
 _Noreturn void hp_fatal_strv(struct hotplug *h, const char *const *list)
@@ -556,7 +613,7 @@ _Noreturn void hp_sigerr(struct hotplug *h, const char *what, int err)
 _Noreturn void hp_errexit(struct hotplug *h, const char *what, int err)
 {
 	hp_log(h, HP_ERR, what, ": ", errno_text(-err));
-	_exit(1);
+	hp_exit(h, 1);
 }
 
 void hp_success(struct hotplug *h)
@@ -589,6 +646,9 @@ void hp_lock(struct hotplug *h, const char *name)
 		if (fd < 0)
 			hp_fatal(h, "cannot open ", h->lock_path, ": ",
 				 errno_text(errno));
+		/* a holder may keep it long: what is logged goes out first */
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+			hp_log_flush(h);
 		while (flock(fd, LOCK_EX) < 0)
 			if (errno != EINTR)
 				hp_fatal(h, "cannot lock ", h->lock_path, ": ",
@@ -653,6 +713,7 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 		xs_close(&h->xs);   /* O_CLOEXEC anyway; the script opens its own */
 		h->xs_err = 1;      /* reopened should the exec fail */
 	}
+	hp_log_flush(h);   /* the script logs on its own */
 	argv0 = h->argv[0];
 	h->argv[0] = path;
 	execve(path, h->argv, environ);
@@ -733,5 +794,5 @@ void hp_check_command(struct hotplug *h, const char *const *commands,
 		if (strcmp(h->command, *c) == 0)
 			return;
 	hp_log(h, HP_ERR, "Invalid command: ", h->command);
-	_exit(1);
+	hp_exit(h, 1);
 }

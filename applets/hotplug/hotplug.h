@@ -33,6 +33,8 @@
 #define HP_PATH_MAX 256     /* a xenstore path */
 #define HP_CACHE_MAX 8      /* keys one hp_prefetch reads */
 #define HP_CACHE_POOL 2048  /* their values (a longer one is read again) */
+#define HP_LOG_QUEUE 16     /* syslog datagrams held for one sendmmsg */
+#define HP_LOG_BUF 8192
 
 /* A string literal and its length, for str_append(): never a count by
  * hand. */
@@ -51,6 +53,11 @@ struct hotplug {
 	struct xs_conn xs;
 	int xs_err;             /* xs_open()'s error, reported on first use */
 	int log_fd;             /* the /dev/log socket, -1: stderr */
+	/* datagrams not sent yet (hp_log_flush): each ends at log_end[i] in
+	 * log_buf, its "MSG" (for the stderr fallback) starts at log_msg[i] */
+	unsigned log_n;
+	uint16_t log_end[HP_LOG_QUEUE], log_msg[HP_LOG_QUEUE];
+	char log_buf[HP_LOG_BUF];
 	int lock_fd;
 	char lock_path[64];
 	/* hp_prefetch's answers, for hp_read: key NULL = none */
@@ -69,10 +76,20 @@ int hp_xs(struct hotplug *h);
 
 /* "$0: " + the strings (joined, no separator) as one syslog datagram at
  * daemon.LEVEL, the way `logger -p daemon.LEVEL -- "$0:" MSG` sends it
- * (`<PRI>Mmm dd hh:mm:ss root: $0: MSG`, time in UTC); without /dev/log,
- * "$0 MSG" on stderr as the scripts' fallback. */
+ * (`<PRI>Mmm dd hh:mm:ss root: $0: MSG`, time in UTC, taken now); without
+ * /dev/log, "$0 MSG" on stderr as the scripts' fallback. The datagrams
+ * are held and sent together by hp_log_flush() -- when the call ends
+ * (hp_exit), before it execs the script or waits for a lock someone else
+ * holds, or when HP_LOG_QUEUE are held: one wakeup of the syslog daemon
+ * per call, not one per line (each one took the CPU from the call on a
+ * one-vCPU dom0). */
 void hp_log_strv(struct hotplug *h, int level, const char *const *list);
 #define hp_log(h, level, ...) hp_log_strv(h, level, STR_LIST(__VA_ARGS__))
+/* Send the held datagrams (one sendmmsg); what the daemon does not take
+ * goes to stderr as the fallback. */
+void hp_log_flush(struct hotplug *h);
+/* The call's end: hp_log_flush, then _exit(status). */
+_Noreturn void hp_exit(struct hotplug *h, int status);
 
 /* path into out: XENBUS_PATH "/" key (key without a leading '/'), or key
  * itself when it starts with '/'. -ENAMETOOLONG when it does not fit. */

@@ -206,5 +206,5 @@ int vif_bridge_main(int argc, char **argv)
 	       v.dev, ", bridge ", v.bridge, ".");
 	if (v.vif_type && v.up)
 		hp_success(&v.h);
-	return 0;
+	hp_exit(&v.h, 0);
 }

@@ -58,12 +58,12 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 		dev = hp_env("INTERFACE");
 	} else {
 		hp_log(h, HP_ERR, "unknown interface type ", type_if);
-		_exit(1);
+		hp_exit(h, 1);
 	}
 	/* online/offline are for vifs, add/remove for taps: the other
 	 * calls do nothing */
 	if ((online || strcmp(h->command, "offline") == 0) != v->vif_type)
-		_exit(0);
+		hp_exit(h, 0);
 	if (!v->vif_type)
 		hp_fallback(h, "type_if=tap (an emulated NIC) is not handled natively");
 	if (hp_have_hooks(HP_SCRIPT_DIR "/vif-post.d"))
@@ -71,7 +71,7 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	hp_env_required(h, "XENBUS_PATH");
 	if (!dev) {
 		write_strs(2, h->script, ": dev: parameter null or not set\n");
-		_exit(1);
+		hp_exit(h, 1);
 	}
 	v->up = online || add;
 	if (strlen(dev) >= sizeof(v->dev))

@@ -251,5 +251,5 @@ int vif_route_main(int argc, char **argv)
 	       v.dev, ".");
 	if (v.up)
 		hp_success(h);
-	return 0;
+	hp_exit(h, 0);
 }

@@ -240,7 +240,8 @@ check "block/file-in-use-r-r: allowed" "0 connected" "$RC $(xs read $BE/hotplug-
 # keeps forkless waiting until it releases; forkless takes it the same
 # way, so the script waits for forkless too.
 hp_reset; hp_use forkless block
-( . /etc/xen/scripts/locking.sh; claim_lock block; touch "$HP/held"; sleep 1.5; date +%s.%N >"$HP/released"; release_lock block ) &
+( . /etc/xen/scripts/locking.sh; claim_lock block; touch "$HP/held"; sleep 1.5
+  cp "$HP/syslog" "$HP/syslog-held"; date +%s.%N >"$HP/released"; release_lock block ) &
 holder=$!
 for _ in $(seq 50); do [ -e "$HP/held" ] && break; sleep 0.05; done
 hp_call "${BLK_ENV[@]}" -- block add
@@ -249,6 +250,9 @@ wait "$holder"
 check "block/lock: forkless waited for the shell's lock" "0 yes" \
 	"$RC $(awk -v a="$(cat "$HP/released")" -v b="$(cat "$HP/forkless-done")" 'BEGIN { print (b >= a) ? "yes" : "no" }')"
 check "block/lock: the lock file is gone after" "" "$(ls /var/run/xen-hotplug/)"
+# forkless holds its syslog lines until the call ends, but not while it waits for a lock
+grep -q "/etc/xen/scripts/block: add XENBUS_PATH=$BE\$" "$HP/syslog-held" && pass "block/lock: logged before waiting" ||
+	fail "block/lock: logged before waiting" "$(cat "$HP/syslog-held")"
 
 hp_reset
 HP_STRACE=$HP/lock.strace hp_call "${BLK_ENV[@]}" -- block add
@@ -256,6 +260,9 @@ check "block/lock: flock on /var/run/xen-hotplug/block" 1 \
 	"$(grep -c 'openat(AT_FDCWD, "/var/run/xen-hotplug/block", O_RDWR|O_CREAT|.*0666) = ' "$HP/lock.strace")"
 check "block/lock: exclusive" 1 "$(grep -c 'flock([0-9]*, LOCK_EX)' "$HP/lock.strace")"
 check "block/one xenstore connection per call" 1 "$(grep -c 'connect(.*xenstored/socket' "$HP/lock.strace")"
+# its five syslog lines in one sendmmsg at the end (one wakeup of the daemon)
+check "block/syslog lines sent together" "1 0 5" "$(grep -c 'sendmmsg(' "$HP/lock.strace") $(grep -c 'sendto(' "$HP/lock.strace") \
+$(grep -o 'sendmmsg([0-9]*, \[.*\], [0-9]*, MSG_NOSIGNAL) = [0-9]*' "$HP/lock.strace" | sed 's/.* = //')"
 
 # The sharing walk reads each disk's physical-device on one connection:
 # 40 other disks known cost 40 reads there, no process.
