@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -147,12 +146,6 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 			ret = 0;
 			continue;
 		}
-		/* Part of the batch is answered: let xenstored answer the
-		 * rest before waiting. On one CPU it was preempted by the
-		 * wakeup that brought us here, and would wake us again for
-		 * every reply; elsewhere this returns at once. */
-		if (i > 0 || have > 0)
-			sched_yield();
 		now = clock_ms();
 		if (now >= deadline_ms) {
 			ret = -ETIMEDOUT;
