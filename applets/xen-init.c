@@ -171,9 +171,8 @@ int xen_init_name_main(int argc, char **argv)
 	size_t len;
 
 	if (argc != 2 || argv[1][0] == '\0')
-		die_msg(EXIT_USAGE, argc < 2 ? "missing FILE" :
-			argc > 2 ? "one FILE only" : "FILE is empty",
-			" (see --help)");
+		die_usage(EXIT_USAGE, argc < 2 ? "missing FILE" :
+			  argc > 2 ? "one FILE only" : "FILE is empty");
 	file = argv[1];
 	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -80,9 +80,9 @@ refused "xen-init-name/stdout closed" \
 	"xen-init-name: cannot write to stdout: Bad file descriptor" -- bash -c "exec $X '$f' >&-"
 
 # ---- usage -------------------------------------------------------------------
-expect "xen-init-name/no FILE" 2 "" "xen-init-name: missing FILE (see --help)"$'\n' -- $X
-expect "xen-init-name/two FILEs" 2 "" "xen-init-name: one FILE only (see --help)"$'\n' -- $X a b
-expect "xen-init-name/empty FILE" 2 "" "xen-init-name: FILE is empty (see --help)"$'\n' -- $X ""
+expect "xen-init-name/no FILE" 2 "" "xen-init-name: missing FILE (try xen-init-name --help)"$'\n' -- $X
+expect "xen-init-name/two FILEs" 2 "" "xen-init-name: one FILE only (try xen-init-name --help)"$'\n' -- $X a b
+expect "xen-init-name/empty FILE" 2 "" "xen-init-name: FILE is empty (try xen-init-name --help)"$'\n' -- $X ""
 run_capture $X --help
 if [ "$RC" = 0 ] && grep -q '^Usage: xen-init-name FILE' <<<"$OUT" &&
    grep -q '^Exit status: 0 ' <<<"$OUT"; then
