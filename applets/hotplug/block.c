@@ -8,7 +8,8 @@
  * a xenstore-list per domain and a xenstore-read per disk); file_add()
  * checks state == 2, a read-only file for w, the file's loop devices in
  * use, then attaches it (libcommon/loopdev.c) and writes node,
- * physical-device(-path) and hotplug-status in one transaction. remove
+ * physical-device(-path) and hotplug-status as the script's four writes
+ * (hp_write_each_or_die). remove
  * detaches a file: disk's loop device. The sharing check and the loop
  * setup run under the "block" lock, the scripts' own.
  *
