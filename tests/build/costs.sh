@@ -8,30 +8,13 @@
 # rounded, and the sizes move by a few hundred bytes as code changes).
 # The measured figures are printed (INFO), to correct a prompt by.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-build.sh"
 cd "$TOP" || exit 2
-cb=build/costs
+cb=build/costs KB=$cb
 mkdir -p "$cb"
 
-# configure NAME KCONFIG-ARGS...; build NAME: its size in bytes, or 0.
-configure() {
-	local name=$1; shift
-	mkdir -p "$cb/$name" && rm -f "$cb/$name/.config"
-	KCONFIG_CONFIG="$cb/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>&1
-}
-build() {
-	rm -f "$cb/$1/forkless"
-	make -s O="$cb/$1" BIN="$cb/$1/forkless" KCONFIG_CONFIG="$cb/$1/.config" >"$cb/$1.log" 2>&1
-	stat -c %s "$cb/$1/forkless" 2>/dev/null || echo 0
-}
-# set NAME SYM y|n: the option on or off in NAME's .config, the rest resolved
-set_sym() {
-	if [ "$3" = y ]; then
-		sed -i "s/^# CONFIG_$2 is not set\$/CONFIG_$2=y/" "$cb/$1/.config"
-	else
-		sed -i "s/^CONFIG_$2=y\$/# CONFIG_$2 is not set/" "$cb/$1/.config"
-	fi
-	KCONFIG_CONFIG="$cb/$1/.config" kconfig-conf --olddefconfig Config.in >/dev/null 2>&1
-}
+# built_size NAME: build NAME, its size in bytes, or 0 when it failed
+built_size() { build "$1"; stat -c %s "$cb/$1/forkless" 2>/dev/null || echo 0; }
 # kib BYTES: as KiB with one decimal
 kib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
 # near STATED_KIB BYTES: within 25 % or 0.5 KiB
@@ -52,9 +35,9 @@ prompts=$(awk '
 [ -n "$prompts" ] || { fail "costs/prompts" "no prompt states a size"; exit 0; }
 
 configure full --defconfig=config/full_defconfig
-full=$(build full)
+full=$(built_size full)
 configure allno --allnoconfig
-allno=$(build allno)
+allno=$(built_size allno)
 if [ "$full" = 0 ] || [ "$allno" = 0 ]; then
 	fail "costs/reference builds" "full: $full, allnoconfig: $allno bytes"
 	exit 0
@@ -65,12 +48,12 @@ while read -r sym cost alone; do
 		continue
 	fi
 	configure "no-$sym" --defconfig=config/full_defconfig && set_sym "no-$sym" "$sym" n
-	without=$(build "no-$sym")
+	without=$(built_size "no-$sym")
 	[ "$without" != 0 ] || { fail "costs/$sym" "the build without it failed: $(tail -3 "$cb/no-$sym.log")"; continue; }
 	c=$((full - without))
 	if [ -n "$alone" ]; then
 		configure "one-$sym" --allnoconfig && set_sym "one-$sym" "$sym" y
-		one=$(build "one-$sym")
+		one=$(built_size "one-$sym")
 		[ "$one" != 0 ] || { fail "costs/$sym" "the build of it alone failed: $(tail -3 "$cb/one-$sym.log")"; continue; }
 		a=$((one - allno))
 		info "$sym: ~$(kib $c) KiB in the default build (prompt: ~$cost), ~$(kib $a) KiB alone (prompt: ~$alone)"

@@ -4,24 +4,11 @@
 # -Wall -Wextra -Werror; sizes meet their targets; a second make rebuilds
 # nothing; missing build tools give the exact command to run.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-build.sh"
 cd "$TOP" || exit 2
-mb=build/matrix
+mb=build/matrix KB=$mb
 mkdir -p "$mb"
 
-# build NAME [make args...]: make into build/matrix/NAME with its .config.
-build() {
-	local name=$1; shift
-	rm -f "$mb/$name/forkless"   # a stale binary must not pass for a build
-	make -s O="$mb/$name" BIN="$mb/$name/forkless" KCONFIG_CONFIG="$mb/$name/.config" "$@" \
-		>"$mb/$name.log" 2>&1
-}
-# configure NAME KCONFIG-ARGS...
-configure() {
-	local name=$1; shift
-	mkdir -p "$mb/$name"
-	rm -f "$mb/$name/.config"
-	KCONFIG_CONFIG="$mb/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>"$mb/$name.conf.log"
-}
 built_ok() {   # built_ok NAME DESCRIPTION
 	if [ -x "$mb/$1/forkless" ] && ! grep -q 'warning:' "$mb/$1.log"; then
 		pass "build/$2"
@@ -52,9 +39,7 @@ fi
 
 for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
 	name=${sym#*:} sym=${sym%%:*}
-	configure "one-$name" --allnoconfig &&
-		sed -i "s/^# CONFIG_$sym is not set\$/CONFIG_$sym=y/" "$mb/one-$name/.config" &&
-		KCONFIG_CONFIG="$mb/one-$name/.config" kconfig-conf --olddefconfig Config.in >/dev/null
+	configure "one-$name" --allnoconfig && set_sym "one-$name" "$sym" y
 	build "one-$name"
 	if built_ok "one-$name" "only $name"; then
 		run_capture "$mb/one-$name/forkless" --list

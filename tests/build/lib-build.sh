@@ -1,0 +1,31 @@
+# lib-build.sh - configured builds for tests/build/*.sh (sourced after
+# tests/lib.sh, in $TOP), each in its own directory $KB/NAME with its own
+# .config (KB: the test's directory, build/matrix or build/costs).
+#
+# configure NAME KCONFIG-ARGS...  a fresh $KB/NAME/.config (kconfig-conf's
+#                                 stderr in $KB/NAME.conf.log)
+# build NAME [MAKE-ARGS...]       make into $KB/NAME, its output in
+#                                 $KB/NAME.log; a stale binary is removed
+#                                 first, so it never passes for a build
+# set_sym NAME SYM y|n            the option on or off in NAME's .config,
+#                                 the rest resolved (olddefconfig)
+configure() {
+	local name=$1; shift
+	mkdir -p "$KB/$name"
+	rm -f "$KB/$name/.config"
+	KCONFIG_CONFIG="$KB/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>"$KB/$name.conf.log"
+}
+build() {
+	local name=$1; shift
+	rm -f "$KB/$name/forkless"
+	make -s O="$KB/$name" BIN="$KB/$name/forkless" KCONFIG_CONFIG="$KB/$name/.config" "$@" \
+		>"$KB/$name.log" 2>&1
+}
+set_sym() {
+	if [ "$3" = y ]; then
+		sed -i "s/^# CONFIG_$2 is not set\$/CONFIG_$2=y/" "$KB/$1/.config"
+	else
+		sed -i "s/^CONFIG_$2=y\$/# CONFIG_$2 is not set/" "$KB/$1/.config"
+	fi
+	KCONFIG_CONFIG="$KB/$1/.config" kconfig-conf --olddefconfig Config.in >/dev/null 2>&1
+}
