@@ -178,7 +178,9 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 }
 
 /* ops[0..n) written to fd as few writes as they fit in, req_ids from
- * first_id; then their replies. 0 or the stream error. */
+ * first_id; then their replies. 0 or the stream error. Every request fits
+ * (xs_fits: both callers check), so one always encodes into an empty
+ * buffer. */
 static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 		    uint64_t deadline_ms)
 {
@@ -186,20 +188,15 @@ static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 	size_t len = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && ret == 0; i++) {
 		size_t m = xs_encode(msg + len, sizeof(msg) - len, &ops[i].rq,
 				     first_id + (uint32_t)i);
 
-		if (m == 0 && len) {   /* full: send what is there first */
-			if ((ret = write_all(fd, msg, len)) < 0)
-				break;
+		if (m == 0) {   /* full: send what is there first */
+			ret = write_all(fd, msg, len);
 			len = 0;
 			m = xs_encode(msg, sizeof(msg), &ops[i].rq,
 				      first_id + (uint32_t)i);
-		}
-		if (m == 0) {   /* over XS_PAYLOAD_MAX: never sent */
-			ret = -E2BIG;
-			break;
 		}
 		len += m;
 	}
@@ -210,7 +207,7 @@ static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 		 * in the stream, so the stream is given up */
 		for (size_t j = 0; j < n; j++)
 			ops[j].ret = j == 0 ? ret : -ENOTCONN;
-		return ret == -E2BIG ? -EIO : ret;
+		return ret;
 	}
 	return recv_replies(fd, ops, n, first_id, deadline_ms);
 }
