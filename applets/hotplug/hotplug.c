@@ -191,6 +191,12 @@ static void log_stderr(struct hotplug *h, const char *msg, size_t mlen)
 	write_all(2, line, len);
 }
 
+/* The bytes of log_buf the held datagrams take. */
+static size_t log_used(const struct hotplug *h)
+{
+	return h->log_n ? h->log_end[h->log_n - 1] : 0;
+}
+
 void hp_log_flush(struct hotplug *h)
 {
 	struct mmsghdr mm[HP_LOG_QUEUE];
@@ -232,7 +238,7 @@ void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 {
 	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
 	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
-	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0, at;
+	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0, at, start;
 	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
 	struct timespec now = { 0, 0 };
 
@@ -259,20 +265,16 @@ void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 	str_append(line, sizeof(line), &len, HP_LIT(": "));
 	at = len;
 	str_append(line, sizeof(line), &len, msg, mlen);
-	if (h->log_n == HP_LOG_QUEUE ||
-	    (h->log_n ? h->log_end[h->log_n - 1] : 0) + len > sizeof(h->log_buf))
+	if (h->log_n == HP_LOG_QUEUE || log_used(h) + len > sizeof(h->log_buf))
 		hp_log_flush(h);
 	if (h->log_fd < 0) {   /* the flush found the daemon gone */
 		log_stderr(h, msg, mlen);
 		return;
 	}
-	{
-		size_t start = h->log_n ? h->log_end[h->log_n - 1] : 0;
-
-		memcpy(h->log_buf + start, line, len);
-		h->log_msg[h->log_n] = (uint16_t)(start + at);
-		h->log_end[h->log_n++] = (uint16_t)(start + len);
-	}
+	start = log_used(h);
+	memcpy(h->log_buf + start, line, len);
+	h->log_msg[h->log_n] = (uint16_t)(start + at);
+	h->log_end[h->log_n++] = (uint16_t)(start + len);
 }
 
 
