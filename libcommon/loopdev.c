@@ -90,25 +90,26 @@ int loop_attach(const char *file, int ro, char *dev, const char **step)
 	return ret;
 }
 
-int loop_detach(const char *dev)
+int loop_clear_close(int fd)
 {
-	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
-	int ret = 0;
+	int ret = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
 
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
-		ret = -errno;
 	close(fd);
 	return ret;
 }
 
-int loop_detach_backing(const char *dev, uint64_t back_dev,
-			uint64_t back_ino)
+int loop_detach(const char *dev)
+{
+	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : loop_clear_close(fd);
+}
+
+int loop_open_backing(const char *dev, uint64_t back_dev, uint64_t back_ino)
 {
 	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
 	struct loop_info64 info;
-	int ret = 0;
+	int ret = fd;
 
 	if (fd < 0)
 		return -errno;
@@ -116,9 +117,8 @@ int loop_detach_backing(const char *dev, uint64_t back_dev,
 		ret = -errno;
 	else if (info.lo_device != back_dev || info.lo_inode != back_ino)
 		ret = -ESTALE;
-	else if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
-		ret = -errno;
-	close(fd);
+	if (ret < 0)
+		close(fd);
 	return ret;
 }
 

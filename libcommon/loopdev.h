@@ -45,12 +45,13 @@ int loop_attach(const char *file, int ro, char *dev, const char **step);
  * elsewhere autoclear instead). 0 or -errno. */
 int loop_detach(const char *dev);
 
-/* loop_detach() of dev only while its backing file is still the one
- * with st_dev back_dev and st_ino back_ino (LOOP_GET_STATUS64 first): 0,
- * -ESTALE when it holds another file, -ENXIO when it holds none, or
- * -errno. */
-int loop_detach_backing(const char *dev, uint64_t back_dev,
-			uint64_t back_ino);
+/* dev opened (for loop_clear_close) only while its backing file is
+ * still the one with st_dev back_dev and st_ino back_ino
+ * (LOOP_GET_STATUS64): the fd, -ESTALE when it holds another file,
+ * -ENXIO when it holds none, or -errno. */
+int loop_open_backing(const char *dev, uint64_t back_dev, uint64_t back_ino);
+/* LOOP_CLR_FD on fd, an open loop device, then closed: 0 or -errno. */
+int loop_clear_close(int fd);
 
 /* A loop device and its backing file's identity as one line, for a
  * caller that keeps it to find the device again (block's record):

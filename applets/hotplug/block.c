@@ -374,11 +374,11 @@ static void phy_add(struct block *b, const char *p, const char *mode)
  * params, mode and node wait for xenstored (one reply per xenstored loop,
  * behind libxl's own requests while it tears the domain down): both as
  * long. So the add leaves a record of the device it attached, and the
- * remove detaches that device at once, under the lock, while xenstored
- * answers; then it reads the keys as the script does and detaches node
- * itself unless node is the device already detached. Only a device still
- * holding the record's file (st_dev and st_ino) is detached: a stale
- * record is dropped.
+ * remove takes the lock, opens that device, sends its reads and detaches
+ * the device while xenstored answers; then it reads the keys as the
+ * script does and detaches node itself unless node is the device already
+ * detached. Only a device still holding the record's file (st_dev and
+ * st_ino) is detached: a stale record is dropped.
  * The record: HP_LOCK_DIR/XENBUS_PATH (its '/' as '-').loop, holding
  * "/dev/loopN ST_DEV ST_INO\n"; read once, then removed. */
 static int record_path(const struct hotplug *h, char out[HP_PATH_MAX])
@@ -416,31 +416,31 @@ static void record_write(struct block *b, const char *loop,
 	close(fd);
 }
 
-/* The record's device detached, under the lock, while the prefetch is
- * answered: its path into done, else done[0] = '\0'. */
-static void record_detach(struct block *b, char done[LOOP_PATH_MAX])
+/* The record's device, under the lock, opened if it still holds the
+ * record's file: the fd (for loop_clear_close) with its path in dev,
+ * else -1. */
+static int record_open(struct block *b, char dev[LOOP_PATH_MAX])
 {
 	struct hotplug *h = &b->h;
-	char path[HP_PATH_MAX], buf[LOOP_RECORD_MAX], dev[LOOP_PATH_MAX];
+	char path[HP_PATH_MAX], buf[LOOP_RECORD_MAX];
 	uint64_t back_dev, back_ino;
 	ssize_t n;
 	int fd;
 
-	done[0] = '\0';
 	if (record_path(h, path) < 0)
-		return;
+		return -1;
 	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	if (fd < 0)
-		return;
+		return -1;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	unlink(path);
 	if (n <= 0 || (size_t)n >= sizeof(buf) ||
 	    loop_record_parse(buf, (size_t)n, dev, &back_dev, &back_ino) < 0)
-		return;
+		return -1;
 	hp_lock(h, "block");
-	if (loop_detach_backing(dev, back_dev, back_ino) == 0)
-		memcpy(done, dev, strlen(dev) + 1);
+	fd = loop_open_backing(dev, back_dev, back_ino);
+	return fd < 0 ? -1 : fd;
 }
 
 struct file_id {
@@ -601,8 +601,14 @@ int block_main(int argc, char **argv)
 		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id");
 	else {
+		/* the recorded device is detached between the reads' requests
+		 * and their replies (see the loop record above): both waits
+		 * overlap */
+		int lfd = record_open(&b, done);
+
 		hp_prefetch(h, "params", "mode", "node");
-		record_detach(&b, done);
+		if (lfd < 0 || loop_clear_close(lfd) < 0)
+			done[0] = '\0';
 	}
 	/* The script reads type first (with a default: it cannot fail),
 	 * for block-TYPE, which only the script runs: not asked here. */

@@ -282,18 +282,19 @@ $(grep -o 'sendmmsg([0-9]*, \[.*\], [0-9]*, MSG_NOSIGNAL) = [0-9]*' "$HP/lock.st
 node=$(xs read $BE/node)
 check "block/record: what the add attached" "$node $(stat -c '%d %i' "$IMG")" "$(cat "$REC" 2>&1)"
 check "block/record: root's only" 600 "$(stat -c %a "$REC")"
-xs_first_read() {   # the strace line number of the first read on the xenstored socket
-	awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
+xs_first() {   # xs_first read|write STRACE: the line number of the first read or write on the xenstored socket
+	awk -v op="$1" 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
 		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
-	     fd != "" && (index($0, " read(" fd ", ") || index($0, " recvfrom(" fd ", ")) { print NR; exit }' "$1"
+	     fd != "" && index($0, " " op "(" fd ", ") { print NR; exit }' "$2"
 }
 clr_lines() { grep -n 'ioctl([0-9]*, LOOP_CLR_FD' "$1" | cut -d: -f1 | tr '\n' ' '; }
 HP_STRACE=$HP/rec.strace hp_call "${BLK_ENV[@]}" -- block remove
-clr=$(clr_lines "$HP/rec.strace"); rd=$(xs_first_read "$HP/rec.strace")
+clr=$(clr_lines "$HP/rec.strace"); rd=$(xs_first read "$HP/rec.strace"); wr=$(xs_first write "$HP/rec.strace")
 check "block/record: removed, detached once, record gone" "0 1 0 0" \
 	"$RC $(echo $clr | wc -w) $(losetup -j "$IMG" | wc -l) $(test -e "$REC" && echo 1 || echo 0)"
-check "block/record: detached before xenstore's replies were read" yes \
-	"$( [ -n "$clr" ] && [ -n "$rd" ] && [ "${clr%% *}" -lt "$rd" ] && echo yes || echo "no (LOOP_CLR_FD at line ${clr:-none}, first read at ${rd:-none})")"
+check "block/record: detached after the reads were sent, before their replies were read" yes \
+	"$( [ -n "$clr" ] && [ -n "$rd" ] && [ -n "$wr" ] && [ "$wr" -lt "${clr%% *}" ] && [ "${clr%% *}" -lt "$rd" ] && echo yes ||
+	echo "no (requests written at line ${wr:-none}, LOOP_CLR_FD at ${clr:-none}, first read at ${rd:-none})")"
 
 # A stale record: its device now holds another file (detached and taken
 # since). That device is left alone; node is detached after the reads.
@@ -302,7 +303,7 @@ node=$(xs read $BE/node); rec=$(cat "$REC")
 losetup -d "$node"; other=$(losetup -f --show "$HP/other.img"); l=$(losetup -f --show "$IMG")
 xs write $BE/node "$l"; echo "$other ${rec#* }" >"$REC"
 HP_STRACE=$HP/stale.strace hp_call "${BLK_ENV[@]}" -- block remove
-clr=$(clr_lines "$HP/stale.strace"); rd=$(xs_first_read "$HP/stale.strace")
+clr=$(clr_lines "$HP/stale.strace"); rd=$(xs_first read "$HP/stale.strace")
 check "block/record-stale: other file kept, node detached, record gone" "0 1 0 0" \
 	"$RC $(losetup -j "$HP/other.img" | wc -l) $(losetup -j "$IMG" | wc -l) $(test -e "$REC" && echo 1 || echo 0)"
 check "block/record-stale: one detach, after the reads" yes \
