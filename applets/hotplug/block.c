@@ -394,6 +394,14 @@ static int record_path(const struct hotplug *h, char out[HP_PATH_MAX])
 	return 0;
 }
 
+static void record_drop(struct block *b)
+{
+	char path[HP_PATH_MAX];
+
+	if (record_path(&b->h, path) == 0)
+		unlink(path);
+}
+
 /* After the attach, under the lock. A record not written costs the
  * remove its head start, nothing else: no error. */
 static void record_write(struct block *b, const char *loop,
@@ -593,8 +601,11 @@ int block_main(int argc, char **argv)
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
 	hp_env_required(h, "XENBUS_PATH");
-	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
+	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0) {
+		if (!add)
+			record_drop(&b);   /* the script detaches node itself */
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
+	}
 	/* what the call reads of its backend, in one round trip: libxl
 	 * wrote it before running the script (node: by the add) */
 	if (add)

@@ -361,6 +361,14 @@ printf 'true\n' >/etc/xen/scripts/block-test.d/x.hook
 chmod +x /etc/xen/scripts/block-test.d/x.hook
 hp_call "${BLK_ENV[@]}" -- block add
 check "block/hooks: handed over" "0 connected 1" "$RC $(xs read $BE/hotplug-status) $(grep -c 'handing over to /etc/xen/scripts/block.distrib: hooks in /etc/xen/scripts/block-\*.d' "$HP/syslog")"
+# a remove handed over after forkless's add: the script detaches node, the record goes
+rm -r /etc/xen/scripts/block-test.d
+hp_reset; hp_call "${BLK_ENV[@]}" -- block add
+mkdir -p /etc/xen/scripts/block-test.d
+printf 'true\n' >/etc/xen/scripts/block-test.d/x.hook && chmod +x /etc/xen/scripts/block-test.d/x.hook
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block/hooks-remove: handed over, detached, record gone" "0 0 0" \
+	"$RC $(losetup -j "$IMG" | wc -l) $(test -e "$REC" && echo 1 || echo 0)"
 rm -r /etc/xen/scripts/block-test.d
 
 exit 0
