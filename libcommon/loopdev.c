@@ -90,72 +90,17 @@ int loop_attach(const char *file, int ro, char *dev, const char **step)
 	return ret;
 }
 
-int loop_clear_close(int fd)
-{
-	int ret = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
-
-	close(fd);
-	return ret;
-}
-
 int loop_detach(const char *dev)
 {
 	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
-
-	return fd < 0 ? -errno : loop_clear_close(fd);
-}
-
-int loop_open_backing(const char *dev, uint64_t back_dev, uint64_t back_ino)
-{
-	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
-	struct loop_info64 info;
-	int ret = fd;
+	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
+	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
 		ret = -errno;
-	else if (info.lo_device != back_dev || info.lo_inode != back_ino)
-		ret = -ESTALE;
-	if (ret < 0)
-		close(fd);
+	close(fd);
 	return ret;
-}
-
-size_t loop_record_format(char *out, const char *dev, uint64_t back_dev,
-			  uint64_t back_ino)
-{
-	size_t len = strlen(dev);
-
-	memcpy(out, dev, len);
-	out[len++] = ' ';
-	len += fmt_u64_base(out + len, back_dev, 10);
-	out[len++] = ' ';
-	len += fmt_u64_base(out + len, back_ino, 10);
-	out[len++] = '\n';
-	return len;
-}
-
-int loop_record_parse(const char *buf, size_t len, char *dev,
-		      uint64_t *back_dev, uint64_t *back_ino)
-{
-	const char *end = buf + len, *sp1, *sp2;
-	uint64_t n;
-
-	if (len < 2 || buf[len - 1] != '\n' || len <= 9 ||
-	    memcmp(buf, "/dev/loop", 9) != 0)
-		return -EINVAL;
-	end--;   /* the '\n' */
-	sp1 = memchr(buf, ' ', (size_t)(end - buf));
-	sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1)) : NULL;
-	if (!sp2 || sp1 - buf >= LOOP_PATH_MAX ||
-	    parse_u64_base(buf + 9, (size_t)(sp1 - buf - 9), 10, &n) < 0 ||
-	    parse_u64_base(sp1 + 1, (size_t)(sp2 - sp1 - 1), 10, back_dev) < 0 ||
-	    parse_u64_base(sp2 + 1, (size_t)(end - sp2 - 1), 10, back_ino) < 0)
-		return -EINVAL;
-	memcpy(dev, buf, (size_t)(sp1 - buf));
-	dev[sp1 - buf] = '\0';
-	return 0;
 }
 
 /* One /sys/block entry: a bound loopN to fn. */

@@ -45,26 +45,6 @@ int loop_attach(const char *file, int ro, char *dev, const char **step);
  * elsewhere autoclear instead). 0 or -errno. */
 int loop_detach(const char *dev);
 
-/* dev opened (for loop_clear_close) only while its backing file is
- * still the one with st_dev back_dev and st_ino back_ino
- * (LOOP_GET_STATUS64): the fd, -ESTALE when it holds another file,
- * -ENXIO when it holds none, or -errno. */
-int loop_open_backing(const char *dev, uint64_t back_dev, uint64_t back_ino);
-/* LOOP_CLR_FD on fd, an open loop device, then closed: 0 or -errno. */
-int loop_clear_close(int fd);
-
-/* A loop device and its backing file's identity as one line, for a
- * caller that keeps it to find the device again (block's record):
- * "/dev/loopN ST_DEV ST_INO\n", decimal. loop_record_format: its length
- * (< LOOP_RECORD_MAX), no NUL. loop_record_parse: exactly such a line,
- * the len bytes of buf (N, ST_DEV, ST_INO strict decimals), into dev
- * (LOOP_PATH_MAX) and the numbers: 0, else -EINVAL. */
-#define LOOP_RECORD_MAX (LOOP_PATH_MAX + 2 * 21 + 2)
-size_t loop_record_format(char *out, const char *dev, uint64_t back_dev,
-			  uint64_t back_ino);
-int loop_record_parse(const char *buf, size_t len, char *dev,
-		      uint64_t *back_dev, uint64_t *back_ino);
-
 /* For each bound loop device (those with /sys/block/loopN/loop): fn with
  * its path, its device number and its backing file's st_dev and st_ino
  * (LOOP_GET_STATUS64). A non-zero return stops the walk. 0 or -errno. */

@@ -178,11 +178,11 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 }
 
 /* ops[0..n) written to fd as few writes as they fit in, req_ids from
- * first_id. 0 or the write error (then every op has its ret: nothing of
- * the stream can be read in step any more). Every request fits (xs_fits:
- * the callers check), so one always encodes into an empty buffer. */
-static int send_requests(int fd, struct xs_op *ops, size_t n,
-			 uint32_t first_id)
+ * first_id; then their replies. 0 or the stream error. Every request fits
+ * (xs_fits: both callers check), so one always encodes into an empty
+ * buffer. */
+static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
+		    uint64_t deadline_ms)
 {
 	char msg[XS_MSG_MAX];
 	size_t len = 0;
@@ -202,18 +202,14 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 	}
 	if (ret == 0 && len)
 		ret = write_all(fd, msg, len);
-	for (size_t j = 0; ret < 0 && j < n; j++)
-		ops[j].ret = j == 0 ? ret : -ENOTCONN;
-	return ret;
-}
-
-/* send_requests, then their replies. 0 or the stream error. */
-static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
-		    uint64_t deadline_ms)
-{
-	int ret = send_requests(fd, ops, n, first_id);
-
-	return ret < 0 ? ret : recv_replies(fd, ops, n, first_id, deadline_ms);
+	if (ret < 0) {
+		/* nothing of it read: the earlier requests' replies would be
+		 * in the stream, so the stream is given up */
+		for (size_t j = 0; j < n; j++)
+			ops[j].ret = j == 0 ? ret : -ENOTCONN;
+		return ret;
+	}
+	return recv_replies(fd, ops, n, first_id, deadline_ms);
 }
 
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
@@ -271,7 +267,6 @@ int xs_open(struct xs_conn *c, uint64_t deadline_ms)
 	int fd = open_socket();
 
 	c->req_id = 0;
-	c->sent = 0;
 	c->deadline_ms = deadline_ms;
 	c->dev = XS_SOCKET;
 	/* No socket, or nobody listening on it: the device, as libxenstore. */
@@ -295,52 +290,37 @@ void xs_close(struct xs_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -ENOTCONN;
-	c->sent = 0;
-}
-
-int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n)
-{
-	int ret = c->fd < 0 ? -ENOTCONN : c->sent ? -EBUSY : 0;
-
-	for (size_t i = 0; i < n && ret == 0; i++)
-		if (!xs_fits(&ops[i].rq))
-			ret = -E2BIG;
-	if (ret < 0) {
-		for (size_t i = 0; i < n; i++)
-			ops[i].ret = ret;   /* nothing sent */
-		return ret;
-	}
-	ret = send_requests(c->fd, ops, n, c->req_id + 1);
-	c->req_id += (uint32_t)n;
-	if (ret < 0)
-		xs_close(c);   /* each op's ret is set */
-	else
-		c->sent = (uint32_t)n;
-	return ret;
-}
-
-int xs_recv(struct xs_conn *c, struct xs_op *ops, size_t n)
-{
-	int ret = c->fd < 0 ? -ENOTCONN : n != c->sent ? -EINVAL : 0;
-
-	if (ret == 0 && n)
-		ret = recv_replies(c->fd, ops, n, c->req_id + 1 - (uint32_t)n,
-				   c->deadline_ms);
-	else
-		for (size_t i = 0; i < n; i++)
-			ops[i].ret = ret;
-	if (ret < 0 && ret != -EINVAL)
-		xs_close(c);
-	if (ret != -EINVAL)
-		c->sent = 0;
-	return ret;
 }
 
 int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n)
 {
-	int ret = xs_send(c, ops, n);
+	size_t i = 0;
+	int ret = c->fd < 0 ? -ENOTCONN : 0;
 
-	return ret < 0 ? ret : xs_recv(c, ops, n);
+	while (i < n && ret == 0) {
+		size_t j = i;
+
+		/* a run of requests that fit, exchanged at once; one over
+		 * XS_PAYLOAD_MAX is never sent */
+		while (j < n && xs_fits(&ops[j].rq))
+			j++;
+		if (j > i) {
+			ret = exchange(c->fd, ops + i, j - i, c->req_id + 1,
+				       c->deadline_ms);
+			c->req_id += (uint32_t)(j - i);
+		}
+		if (j < n && ret == 0)
+			ops[j++].ret = -E2BIG;
+		i = j;
+	}
+	for (; i < n; i++)
+		ops[i].ret = -ENOTCONN;
+	if (ret < 0)
+		/* The stream may hold a late or partial reply: drop it. (An
+		 * XS_ERROR reply, -ENOENT..., is one op's ret: the stream
+		 * stays in step.) */
+		xs_close(c);
+	return ret;
 }
 
 long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,

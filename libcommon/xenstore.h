@@ -97,7 +97,6 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 struct xs_conn {
 	int fd;
 	uint32_t req_id;        /* of the last request */
-	uint32_t sent;          /* requests of xs_send() not read back yet */
 	uint64_t deadline_ms;   /* clock_ms() time */
 	const char *dev;        /* what fd is, for messages */
 };
@@ -122,8 +121,7 @@ long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
  * Only for requests that do not depend on each other's answers. Each op's
  * ret is what xs_request() would return for it (its reply's payload in
  * out). Returns 0, or the stream error after which the connection is
- * closed (that op has it, the later ones -ENOTCONN); -E2BIG (every op)
- * and nothing sent when one does not fit XS_PAYLOAD_MAX. */
+ * closed (that op has it, the later ones -ENOTCONN). */
 struct xs_op {
 	struct xs_request rq;
 	char *out;
@@ -131,14 +129,6 @@ struct xs_op {
 	long ret;
 };
 int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n);
-/* xs_requests() in two halves, for a caller with work to do while
- * xenstored answers: xs_send() writes the requests (-E2BIG as above),
- * xs_recv() reads their
- * replies into the same ops (n as sent: else -EINVAL). Between the two
- * no other request goes on c (-EBUSY). A write or stream error closes
- * the connection as in xs_requests(). */
-int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n);
-int xs_recv(struct xs_conn *c, struct xs_op *ops, size_t n);
 
 /* The usual requests, in transaction tx (0: none). */
 long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,

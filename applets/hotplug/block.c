@@ -9,11 +9,9 @@
  * checks state == 2, a read-only file for w, the file's loop devices in
  * use, then attaches it (libcommon/loopdev.c) and writes node,
  * physical-device(-path) and hotplug-status as the script's four writes
- * (hp_write_each_or_die), leaving a record of the device for the
- * remove. remove detaches a file: disk's loop device (the recorded one
- * while xenstored answers its reads: see record_detach). The sharing
- * check, the loop setup and the detach run under the "block" lock, the
- * scripts' own.
+ * (hp_write_each_or_die). remove
+ * detaches a file: disk's loop device. The sharing check and the loop
+ * setup run under the "block" lock, the scripts' own.
  *
  * Params that are neither a block device nor a file (other disk types
  * the script passes to block-TYPE) and hooks in block-*.d go to the
@@ -367,90 +365,6 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 	hp_unlock(h);
 }
 
-/* ---- the loop record ------------------------------------------------------ */
-
-/* A detach waits in the kernel (LOOP_CLR_FD freezes the device's queue:
- * an RCU grace period, ~11 ms on a one-vCPU dom0), the remove's reads of
- * params, mode and node wait for xenstored (one reply per xenstored loop,
- * behind libxl's own requests while it tears the domain down): both as
- * long. So the add leaves a record of the device it attached, and the
- * remove takes the lock, opens that device, sends its reads and detaches
- * the device while xenstored answers; then it reads the keys as the
- * script does and detaches node itself unless node is the device already
- * detached. Only a device still holding the record's file (st_dev and
- * st_ino) is detached: a stale record is dropped.
- * The record: HP_LOCK_DIR/XENBUS_PATH (its '/' as '-').loop, holding
- * "/dev/loopN ST_DEV ST_INO\n"; read once, then removed. */
-static int record_path(const struct hotplug *h, char out[HP_PATH_MAX])
-{
-	size_t len = sizeof(HP_LOCK_DIR), n = strlen(h->xb_path);
-
-	if (len + n + sizeof(".loop") > HP_PATH_MAX || n == 0)
-		return -ENAMETOOLONG;
-	memcpy(out, HP_LOCK_DIR "/", len);
-	for (size_t i = 0; i < n; i++)
-		out[len++] = h->xb_path[i] == '/' ? '-' : h->xb_path[i];
-	memcpy(out + len, ".loop", sizeof(".loop"));
-	return 0;
-}
-
-static void record_drop(struct block *b)
-{
-	char path[HP_PATH_MAX];
-
-	if (record_path(&b->h, path) == 0)
-		unlink(path);
-}
-
-/* After the attach, under the lock. A record not written costs the
- * remove its head start, nothing else: no error. */
-static void record_write(struct block *b, const char *loop,
-			 const struct stat *st)
-{
-	char path[HP_PATH_MAX], line[LOOP_RECORD_MAX];
-	size_t len;
-	int fd;
-
-	if (record_path(&b->h, path) < 0)
-		return;
-	len = loop_record_format(line, loop, (uint64_t)st->st_dev,
-				 (uint64_t)st->st_ino);
-	fd = openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-		    O_NOFOLLOW | O_NOCTTY, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, line, len) != (ssize_t)len)
-		unlink(path);   /* cut: useless */
-	close(fd);
-}
-
-/* The record's device, under the lock, opened if it still holds the
- * record's file: the fd (for loop_clear_close) with its path in dev,
- * else -1. */
-static int record_open(struct block *b, char dev[LOOP_PATH_MAX])
-{
-	struct hotplug *h = &b->h;
-	char path[HP_PATH_MAX], buf[LOOP_RECORD_MAX];
-	uint64_t back_dev, back_ino;
-	ssize_t n;
-	int fd;
-
-	if (record_path(h, path) < 0)
-		return -1;
-	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	unlink(path);
-	if (n <= 0 || (size_t)n >= sizeof(buf) ||
-	    loop_record_parse(buf, (size_t)n, dev, &back_dev, &back_ino) < 0)
-		return -1;
-	hp_lock(h, "block");
-	fd = loop_open_backing(dev, back_dev, back_ino);
-	return fd < 0 ? -1 : fd;
-}
-
 struct file_id {
 	struct block *b;
 	uint64_t dev, ino;
@@ -540,14 +454,13 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", loop, " ",
 			 file, " failed");
 	}
-	record_write(b, loop, &st);
 	write_dev(b, loop, loop);
 	hp_unlock(h);
 }
 
 /* ---- remove ------------------------------------------------------------- */
 
-static void file_remove(struct block *b, const char *done)
+static void file_remove(struct block *b)
 {
 	struct hotplug *h = &b->h;
 	char node[HP_PATH_MAX];
@@ -555,10 +468,6 @@ static void file_remove(struct block *b, const char *done)
 
 	hp_lock(h, "block");
 	hp_read_required(h, "node", node, sizeof(node));
-	if (done[0] && strcmp(node, done) == 0) {
-		hp_unlock(h);
-		return;   /* detached while xenstored answered */
-	}
 	ret = loop_detach(node);
 	if (ret < 0) {
 		char what[HP_PATH_MAX + 16] = "losetup -d ";
@@ -591,7 +500,7 @@ int block_main(int argc, char **argv)
 	static const char *const commands[] = { "add", "remove", NULL };
 	struct block b;
 	struct hotplug *h = &b.h;
-	char params[PATH_MAX], mode[64], phys[HP_PATH_MAX], done[LOOP_PATH_MAX];
+	char params[PATH_MAX], mode[64], phys[HP_PATH_MAX];
 	struct stat st;
 	int add, phy = 0, file = 0;
 
@@ -601,26 +510,15 @@ int block_main(int argc, char **argv)
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
 	hp_env_required(h, "XENBUS_PATH");
-	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0) {
-		if (!add)
-			record_drop(&b);   /* the script detaches node itself */
+	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
-	}
 	/* what the call reads of its backend, in one round trip: libxl
 	 * wrote it before running the script (node: by the add) */
 	if (add)
 		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id");
-	else {
-		/* the recorded device is detached between the reads' requests
-		 * and their replies (see the loop record above): both waits
-		 * overlap */
-		int lfd = record_open(&b, done);
-
+	else
 		hp_prefetch(h, "params", "mode", "node");
-		if (lfd < 0 || loop_clear_close(lfd) < 0)
-			done[0] = '\0';
-	}
 	/* The script reads type first (with a default: it cannot fail),
 	 * for block-TYPE, which only the script runs: not asked here. */
 	hp_read_required(h, "params", params, sizeof(params));
@@ -637,7 +535,7 @@ int block_main(int argc, char **argv)
 	}
 	if (!add) {
 		if (file)
-			file_remove(&b, done);
+			file_remove(&b);
 		hp_exit(h, 0);
 	}
 	/* libxl may run add twice: a device already set up is done */

@@ -15,8 +15,8 @@
 //config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
 //config:	  client, locks, syslog, the fallback; netlink for the vif
-//config:	  scripts): ~10 KiB of the 17-22.5 KiB one costs alone. All
-//config:	  three cost ~29 KiB (musl static, -Os, LTO, help texts on).
+//config:	  scripts): ~10 KiB of the 17-21 KiB one costs alone. All
+//config:	  three cost ~27.5 KiB (musl static, -Os, LTO, help texts on).
 //config:
 //config:config HOTPLUG_VIF_ROUTE
 //config:	bool "vif-route: a routed vif, by netlink (~2.8 KiB; ~17 KiB alone)"
@@ -27,7 +27,7 @@
 //config:	  address on the vif, proxy ARP, a route per guest address.
 //config:
 //config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~11.5 KiB; ~22.5 KiB alone)"
+//config:	bool "block: phy: and file: disks, loop devices (~10.5 KiB; ~21 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
@@ -99,20 +99,15 @@ void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 	h->argv = argv;
 	h->xb_path = hp_env("XENBUS_PATH");
 	h->xs.fd = -1;
-	h->xs.sent = 0;
-	h->pre_n = 0;
 	h->xs_err = 1;          /* not opened yet */
 	h->log_fd = -2;         /* not tried yet */
 	h->lock_fd = -1;
 }
 
-static void prefetch_collect(struct hotplug *h);
-
 int hp_xs(struct hotplug *h)
 {
 	if (h->xs_err == 1)
 		h->xs_err = xs_open(&h->xs, clock_ms() + HP_XS_BUDGET_MS);
-	prefetch_collect(h);   /* the connection is the caller's now */
 	return h->xs_err;
 }
 
@@ -330,7 +325,9 @@ long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap)
 
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
 {
+	struct xs_op ops[HP_CACHE_MAX];
 	char paths[HP_CACHE_MAX][HP_PATH_MAX];
+	const char *key_of[HP_CACHE_MAX];
 	size_t n = 0, want = 0, slot;
 
 	while (keys[want] && want < HP_CACHE_MAX)
@@ -342,36 +339,19 @@ void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
 	for (size_t i = 0; i < want; i++) {
 		if (hp_path(h, paths[n], keys[i]) < 0)
 			continue;   /* hp_read reports it */
-		h->pre_ops[n] = (struct xs_op){ { XS_READ, 0, paths[n], NULL, 0 },
-						h->cache_pool + n * slot, slot, 0 };
-		h->pre_key[n++] = keys[i];
+		ops[n] = (struct xs_op){ { XS_READ, 0, paths[n], NULL, 0 },
+					 h->cache_pool + n * slot, slot, 0 };
+		key_of[n++] = keys[i];
 	}
+	xs_requests(&h->xs, ops, n);
 	memset(h->cache, 0, sizeof(h->cache));
-	/* a failed send has closed the connection: the first read says so */
-	if (n && xs_send(&h->xs, h->pre_ops, n) == 0)
-		h->pre_n = (unsigned)n;
-	for (size_t i = 0; i < n; i++)
-		h->pre_ops[i].rq.path = NULL;   /* paths[] ends here */
-}
-
-/* The replies to the prefetch sent, into the cache. */
-static void prefetch_collect(struct hotplug *h)
-{
-	size_t n = h->pre_n;
-
-	if (n == 0)
-		return;
-	h->pre_n = 0;
-	xs_recv(&h->xs, h->pre_ops, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct xs_op *op = &h->pre_ops[i];
-
 		/* too long for its slot, or not asked (the stream broke
 		 * before it): read again when it is wanted */
-		if (op->ret == -E2BIG || op->ret == -ENOTCONN)
+		if (ops[i].ret == -E2BIG || ops[i].ret == -ENOTCONN)
 			continue;
-		h->cache[i] = (struct hp_cached){ h->pre_key[i], op->ret,
-						  op->out };
+		h->cache[i] = (struct hp_cached){ key_of[i], ops[i].ret,
+						  ops[i].out };
 	}
 }
 
@@ -390,7 +370,6 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 
 	if (ret < 0)
 		return ret;
-	prefetch_collect(h);
 	for (size_t i = 0; i < HP_CACHE_MAX; i++) {
 		const struct hp_cached *c = &h->cache[i];
 		long n = c->ret;
@@ -650,8 +629,6 @@ void hp_lock(struct hotplug *h, const char *name)
 {
 	size_t len = 0;
 
-	if (h->lock_fd >= 0)
-		return;   /* held: a call takes one lock, once */
 	h->lock_path[0] = '\0';
 	if (str_append(h->lock_path, sizeof(h->lock_path), &len, HP_LOCK_DIR "/",
 		       sizeof(HP_LOCK_DIR)) < 0 ||
@@ -736,7 +713,6 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
 	if (h->xs.fd >= 0) {
 		xs_close(&h->xs);   /* O_CLOEXEC anyway; the script opens its own */
-		h->pre_n = 0;
 		h->xs_err = 1;      /* reopened should the exec fail */
 	}
 	hp_log_flush(h);   /* the script logs on its own */

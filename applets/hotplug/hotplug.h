@@ -60,11 +60,6 @@ struct hotplug {
 	char log_buf[HP_LOG_BUF];
 	int lock_fd;
 	char lock_path[64];
-	/* hp_prefetch's requests, sent, their replies not read yet: pre_n
-	 * of them (0: none) */
-	unsigned pre_n;
-	struct xs_op pre_ops[HP_CACHE_MAX];
-	const char *pre_key[HP_CACHE_MAX];
 	/* hp_prefetch's answers, for hp_read: key NULL = none */
 	struct hp_cached {
 		const char *key;
@@ -107,10 +102,7 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
  * what came back, as if read then (a key written by hp_write meanwhile is
  * read again). Only for keys nobody else changes during the call (the
  * backend's, written by libxl before it runs the script). An error is
- * reported by the hp_read that meets it, as a read without prefetch.
- * The requests are sent at once, their replies read by the next use of
- * xenstore (hp_read, hp_xs...): what the call does before that runs while
- * xenstored answers. */
+ * reported by the hp_read that meets it, as a read without prefetch. */
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys);
 #define hp_prefetch(h, ...) hp_prefetch_strv(h, STR_LIST(__VA_ARGS__))
 /* The same for a xenstore path as it is (absolute, or relative to
@@ -172,8 +164,7 @@ void hp_success(struct hotplug *h);
 /* claim_lock NAME / release_lock NAME: flock(2) on HP_LOCK_DIR/NAME,
  * retried until the locked file is the one at that path, exactly as
  * locking.sh's claim_lock, so forkless and the scripts exclude each
- * other. A lock that cannot be taken is fatal; one this call holds
- * already is kept (a call takes one lock). */
+ * other. A lock that cannot be taken is fatal. */
 void hp_lock(struct hotplug *h, const char *name);
 void hp_unlock(struct hotplug *h);
 

@@ -1,8 +1,7 @@
 /* fuzz_parsers.c - libFuzzer target for forkless's other input parsers:
  * the Xen sysfs value checks (xen_parse_version_value, the dash `read`
  * emulation), cgroup-resolve's id, mountinfo and readlink-path parsers,
- * the shared number parser and octal escaper, and the loop record line
- * (libcommon/loopdev.c: block's record of its loop device). The first input byte
+ * and the shared number parser and octal escaper. The first input byte
  * picks the parser; each checks its own invariants and aborts (a fuzzer
  * finding) when one breaks. */
 #include <stdint.h>
@@ -12,7 +11,6 @@
 #include "libcommon.h"
 #include "xen.h"
 #include "cgroup-resolve.h"
-#include "loopdev.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -99,25 +97,6 @@ static void fuzz_escape(const char *d, size_t n)
 	}
 }
 
-static void fuzz_loop_record(const char *d, size_t n)
-{
-	char dev[LOOP_PATH_MAX], line[LOOP_RECORD_MAX], again[LOOP_PATH_MAX];
-	uint64_t bd, bi, bd2, bi2;
-	size_t len;
-
-	if (loop_record_parse(d, n, dev, &bd, &bi) < 0)
-		return;
-	/* Accepted: a "/dev/loopN" that fits, which formats back into a line
-	 * that parses to the same device and numbers. */
-	len = strlen(dev);
-	CHECK(len < LOOP_PATH_MAX && len > 9 && memcmp(dev, "/dev/loop", 9) == 0);
-	CHECK(memchr(dev, ' ', len) == NULL && memchr(dev, '\n', len) == NULL);
-	len = loop_record_format(line, dev, bd, bi);
-	CHECK(len < LOOP_RECORD_MAX && line[len - 1] == '\n');
-	CHECK(loop_record_parse(line, len, again, &bd2, &bi2) == 0);
-	CHECK(strcmp(again, dev) == 0 && bd2 == bd && bi2 == bi);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -127,14 +106,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	n = size - 1;
-	switch (data[0] % 7) {
+	switch (data[0] % 6) {
 	case 0: fuzz_xen_version(d, n); break;
 	case 1: fuzz_read_line(d, n); break;
 	case 2: fuzz_cgroup_id(d, n); break;
 	case 3: fuzz_mountinfo(d, n); break;
 	case 4: fuzz_path_below(d, n); break;
 	case 5: fuzz_escape(d, n); break;
-	case 6: fuzz_loop_record(d, n); break;
 	}
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/fuzz/parsers.sh - fuzz the other input parsers (fuzz_parsers.c:
 # Xen sysfs values, dash `read` emulation, cgroup ids, mountinfo lines,
-# readlink paths, octal escaping, loop records; corpus tests/fuzz/corpus-parsers) for a
+# readlink paths, octal escaping; corpus tests/fuzz/corpus-parsers) for a
 # bounded time; see lib-fuzz.sh.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-fuzz.sh"

@@ -1,7 +1,6 @@
 // sources:
 /* Unit tests of libcommon's pure helpers: numbers, paths, escaping,
- * option scanning, the line reader, the passwd/group lookup, errno texts,
- * the loop record line. */
+ * option scanning, the line reader, the passwd/group lookup, errno texts. */
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -16,7 +15,6 @@
 
 #include "dirent64.h"
 #include "libcommon.h"
-#include "loopdev.h"
 #include "unit.h"
 
 static void test_parse(void)
@@ -458,39 +456,8 @@ static void test_messages(void)
 	}
 }
 
-/* block's record of its loop device (libcommon/loopdev.c) */
-static void test_loop_record(void)
-{
-	char line[LOOP_RECORD_MAX], dev[LOOP_PATH_MAX];
-	uint64_t d, i;
-	size_t n = loop_record_format(line, "/dev/loop7", 65024, 5352581);
-
-	UNIT_CHECK("loop_record/format", n == 25 && memcmp(line, "/dev/loop7 65024 5352581\n", n) == 0);
-	UNIT_CHECK("loop_record/parse back", loop_record_parse(line, n, dev, &d, &i) == 0 &&
-		   strcmp(dev, "/dev/loop7") == 0 && d == 65024 && i == 5352581);
-	n = loop_record_format(line, "/dev/loop1048575", UINT64_MAX, UINT64_MAX);
-	UNIT_CHECK("loop_record/largest fits", n < LOOP_RECORD_MAX &&
-		   loop_record_parse(line, n, dev, &d, &i) == 0 && d == UINT64_MAX && i == UINT64_MAX);
-#define BAD(name, s) UNIT_CHECK("loop_record/" name, loop_record_parse(s, sizeof(s) - 1, dev, &d, &i) == -EINVAL)
-	BAD("no newline", "/dev/loop7 1 2");
-	BAD("empty", "");
-	BAD("newline only", "\n");
-	BAD("not a loop device", "/dev/sda 1 2\n");
-	BAD("no number", "/dev/loop 1 2\n");
-	BAD("number with a letter", "/dev/loop1x 1 2\n");
-	BAD("two fields", "/dev/loop1 1\n");
-	BAD("four fields", "/dev/loop1 1 2 3\n");
-	BAD("two blanks", "/dev/loop1  1 2\n");
-	BAD("inode overflow", "/dev/loop1 1 18446744073709551616\n");
-	BAD("negative", "/dev/loop1 -1 2\n");
-	BAD("a second line", "/dev/loop1 1 2\n\n");
-	BAD("device name too long", "/dev/loop12345678901234567 1 2\n");
-#undef BAD
-}
-
 int main(void)
 {
-	test_loop_record();
 	test_parse();
 	test_fmt();
 	test_paths();

@@ -308,13 +308,6 @@ domu_checked() { # SET DIR
 		if wait_for $c DOMU-READY $XL_TIMEOUT $xlpid; then
 			grep -aq 'DOMU-DEVICES block=.*xvda.* net=.*eth0' $c && pass "domu-devices-$set" ||
 				fail_with "domu-devices-$set" $c $x "no xvda and eth0: $(grep -a DOMU-DEVICES $c | tr -d '\r')"
-			# forkless's block add leaves a record of its loop device for the remove
-			if [ "$set" = forkless ]; then
-				local be=backend/vbd/$(xl domid $n)/51712 rec
-				rec=/var/run/xen-hotplug/$(echo "$be" | tr / -).loop
-				[ "$(cut -d' ' -f1 "$rec" 2>&1)" = "$(xenstore-read $be/node 2>&1)" ] && pass "domu-loop-record-$set" ||
-					fail_with "domu-loop-record-$set" $c $x "$rec: $(cat "$rec" 2>&1); node: $(xenstore-read $be/node 2>&1)"
-			fi
 			# dom0's side of the link: xenbr0's link-local address must have answered
 			dom0ll=$(ip -6 -o addr show dev xenbr0 scope link | awk '{ sub("/.*", "", $4); print $4 }')
 			if [ -n "$dom0ll" ] && grep -a '^DOMU-PING' $c | grep -q "from $dom0ll:"; then
@@ -335,12 +328,6 @@ domu_checked() { # SET DIR
 	else
 		fail_with "domu-shutdown-$set" $c /var/log/xen/xl-$n.log "xl shutdown -w rc=$rc: $(oneline $T/xl-shutdown-$set.log); xl list: $(xl list | awk 'NR>1{print $1}' | tr '\n' ' ')"
 		xl destroy $n >/dev/null 2>&1
-	fi
-	# block remove detached the disk's loop device (and used up forkless's record)
-	if [ -z "$(losetup -n -O NAME -j "$img" 2>&1)" ] && [ -z "$(ls /var/run/xen-hotplug/ 2>/dev/null | grep '\.loop$')" ]; then
-		pass "domu-loop-detached-$set"
-	else
-		fail_with "domu-loop-detached-$set" $c $x "losetup -j $img: $(losetup -j "$img" 2>&1); /var/run/xen-hotplug: $(ls /var/run/xen-hotplug/ 2>&1 | tr '\n' ' ')"
 	fi
 	# the guest wrote DISK-TOKEN at the start of xvda: now in the backing file
 	if head -c 512 "$img" | grep -aq "FORKLESS-DISK $TOKEN-$n"; then
