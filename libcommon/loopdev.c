@@ -92,14 +92,17 @@ int loop_attach(const char *file, int ro, char *dev, const char **step)
 
 int loop_detach(const char *dev)
 {
-	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
-	int ret = 0;
+	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC), other, ret = 0;
 
 	if (fd < 0)
 		return -errno;
+	/* a second opener for the ioctl: see loopdev.h */
+	other = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
 	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
 		ret = -errno;
-	close(fd);
+	if (other >= 0)
+		close(other);
+	close(fd);   /* the last opener (unless someone else has it open) */
 	return ret;
 }
 

@@ -136,6 +136,20 @@ grep -q "HP/disk.img" "$HP/file-remove.forkless" && fail "block/file-remove: det
 scenario remove-without-node : "${BLK_ENV[@]}" -- block remove
 has remove-without-node "<27>TIME root: /etc/xen/scripts/block: xenstore-read $BE/node failed."
 
+# A remove after an add by the same implementation.
+s_added() { hp_call "${BLK_ENV[@]}" -- block add; }
+scenario add-then-remove s_added "${BLK_ENV[@]}" -- block remove
+has add-then-remove "rc 0"
+grep -q "HP/disk.img" "$HP/add-then-remove.forkless" && fail "block/add-then-remove: detached" "$(cat "$HP/add-then-remove.forkless")"
+# The detach takes the kernel's autoclear path (loopdev.h): node opened a
+# second time for LOOP_CLR_FD, both closed, the device free when the call ends.
+st=$HP/add-then-remove.forkless.strace
+node_open='openat(AT_FDCWD, "/dev/loop[0-9]*", O_RDONLY[|A-Z_]*) = [0-9]'
+clr=$(grep -n 'ioctl([0-9]*, LOOP_CLR_FD' "$st" | cut -d: -f1)
+node_opens=$(grep -c "$node_open" "$st")
+opens_before=$(head -n "${clr:-0}" "$st" | grep -c "$node_open")
+check "block/remove: node opened twice, both before LOOP_CLR_FD" "2 2" "$node_opens $opens_before"
+
 s_badnode() { xs write $BE/node /dev/loop250; }
 FIXUP='/block: remove XENBUS_PATH/a <27>TIME root: /etc/xen/scripts/block: losetup -d /dev/loopX: No such device or address' \
 scenario remove-bad-node s_badnode "${BLK_ENV[@]}" -- block remove

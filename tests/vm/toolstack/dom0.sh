@@ -329,6 +329,12 @@ domu_checked() { # SET DIR
 		fail_with "domu-shutdown-$set" $c /var/log/xen/xl-$n.log "xl shutdown -w rc=$rc: $(oneline $T/xl-shutdown-$set.log); xl list: $(xl list | awk 'NR>1{print $1}' | tr '\n' ' ')"
 		xl destroy $n >/dev/null 2>&1
 	fi
+	# block remove detached the disk's loop device
+	if [ -z "$(losetup -n -O NAME -j "$img" 2>&1)" ]; then
+		pass "domu-loop-detached-$set"
+	else
+		fail_with "domu-loop-detached-$set" $c $x "losetup -j $img: $(losetup -j "$img" 2>&1)"
+	fi
 	# the guest wrote DISK-TOKEN at the start of xvda: now in the backing file
 	if head -c 512 "$img" | grep -aq "FORKLESS-DISK $TOKEN-$n"; then
 		pass "domu-disk-written-$set"
