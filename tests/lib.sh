@@ -12,6 +12,19 @@ FORKLESS=${FORKLESS:-$TOP/forkless}
 TMPBASE=${TMPBASE:-$TOP/build/tests}
 mkdir -p "$TMPBASE"
 
+# Only fds 0-2 from the caller: tests count the fds a program leaves open
+# and run tools under `ulimit -n 4`, where an inherited fd (the lock a
+# `flock FILE make check` holds, a CI runner's pipe) would be counted or
+# take a slot. The one bash reads this script from (255) stays.
+_lib_self=$(readlink -f "$0" 2>/dev/null)
+for _lib_fd in /proc/$$/fd/*; do
+	_lib_n=${_lib_fd##*/}
+	case $_lib_n in 0|1|2|*[!0-9]*) continue ;; esac
+	[ -n "$_lib_self" ] && [ "$(readlink -f "$_lib_fd" 2>/dev/null)" = "$_lib_self" ] && continue
+	eval "exec $_lib_n>&-"
+done
+unset _lib_self _lib_fd _lib_n
+
 pass() { printf 'PASS: %s\n' "$1"; }
 fail() {
 	printf 'FAIL: %s: %s\n' "$1" "${2:-}"
