@@ -49,7 +49,8 @@ int loop_attach(const char *file, int ro, char *dev, const char **step);
  * opener, the device's queue is frozen first, which waits for an RCU
  * grace period (~11 ms in a one-vCPU Xen dom0, Debian 12's Linux 6.1);
  * at the last close the kernel detaches without the freeze (no I/O can be
- * in flight without an opener). The end state is losetup's. */
+ * in flight without an opener). The end state is losetup's. Should the
+ * second open fail, the one opener's LOOP_CLR_FD, as losetup. */
 int loop_detach(const char *dev);
 
 /* For each bound loop device (those with /sys/block/loopN/loop): fn with
