@@ -177,22 +177,26 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 	return ret;
 }
 
-/* ops[0..n) written to fd as few writes as they fit in, req_ids from
- * first_id; then their replies. 0 or the stream error. Every request fits
- * (xs_fits: both callers check), so one always encodes into an empty
- * buffer. */
+/* ops[0..n) written to fd, req_ids from first_id; then their replies. 0
+ * or the stream error. On the socket, as few writes as they fit in. On the
+ * device, one request per write: the kernel's xenbus_file_write takes the
+ * first whole message of a write, says it took every byte and drops the
+ * rest, and then queues each request without waiting for its reply, so
+ * they still cost one round trip. Every request fits (xs_fits: both
+ * callers check), so one always encodes into an empty buffer. */
 static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
-		    uint64_t deadline_ms)
+		    uint64_t deadline_ms, int device)
 {
 	char msg[XS_MSG_MAX];
 	size_t len = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < n && ret == 0; i++) {
-		size_t m = xs_encode(msg + len, sizeof(msg) - len, &ops[i].rq,
-				     first_id + (uint32_t)i);
+		size_t m = device && len ? 0
+			   : xs_encode(msg + len, sizeof(msg) - len, &ops[i].rq,
+				       first_id + (uint32_t)i);
 
-		if (m == 0) {   /* full: send what is there first */
+		if (m == 0) {   /* full, or a device: send what is there first */
 			ret = write_all(fd, msg, len);
 			len = 0;
 			m = xs_encode(msg, sizeof(msg), &ops[i].rq,
@@ -236,7 +240,7 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 		*dev = path;
 	if (fd < 0)
 		return -errno;
-	exchange(fd, &op, 1, 1, deadline_ms);   /* one request per connection */
+	exchange(fd, &op, 1, 1, deadline_ms, 1);   /* one request per connection */
 	close(fd);
 	return op.ret;
 }
@@ -269,6 +273,7 @@ int xs_open(struct xs_conn *c, uint64_t deadline_ms)
 	c->req_id = 0;
 	c->deadline_ms = deadline_ms;
 	c->dev = XS_SOCKET;
+	c->device = fd < 0;
 	/* No socket, or nobody listening on it: the device, as libxenstore. */
 	for (size_t i = 0; fd < 0 && (fd == -ENOENT || fd == -ECONNREFUSED) &&
 	     i < ARRAY_SIZE(devs); i++) {
@@ -306,7 +311,7 @@ int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n)
 			j++;
 		if (j > i) {
 			ret = exchange(c->fd, ops + i, j - i, c->req_id + 1,
-				       c->deadline_ms);
+				       c->deadline_ms, c->device);
 			c->req_id += (uint32_t)(j - i);
 		}
 		if (j < n && ret == 0)

@@ -99,6 +99,7 @@ struct xs_conn {
 	uint32_t req_id;        /* of the last request */
 	uint64_t deadline_ms;   /* clock_ms() time */
 	const char *dev;        /* what fd is, for messages */
+	int device;             /* fd is the device: one request a write */
 };
 
 /* 0, or -errno: -ENODEV when there is neither the socket nor a device
@@ -115,8 +116,9 @@ void xs_close(struct xs_conn *c);
 long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 		size_t cap);
 
-/* Several requests at once: written together (as few writes as they fit
- * in), then the replies read in order -- xenstored answers a connection's
+/* Several requests at once: written together (on the socket as few
+ * writes as they fit in, on the device one each: it takes one message a
+ * write), then the replies read in order -- xenstored answers a connection's
  * requests one after another, so n requests cost one round trip, not n.
  * Only for requests that do not depend on each other's answers. Each op's
  * ret is what xs_request() would return for it (its reply's payload in

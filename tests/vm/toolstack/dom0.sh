@@ -519,6 +519,7 @@ if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)
 	busy_disk debian
 	busy_disk forkless
 	hook_fallback
+	xenbus_device
 	use_scripts forkless
 fi
 save
