@@ -21,8 +21,10 @@
 #                  ENV, stdin /dev/null, cwd /): RC, OUT, ERR as run_capture.
 # hp_procs FILE    processes an strace -f -o FILE run made.
 # hp_xs_requests  requests xenstored got during the last hp_call.
-# hp_xs_trips FILE round trips to xenstored in that run: the writes on its
-#                  socket (a batch of requests is one write, and its replies
+# hp_xs_writes FILE the writes on the run's xenstore connection: xenstored's
+#                  socket, or the xenbus device (one write a request there).
+# hp_xs_trips FILE round trips to xenstored in a run on the socket: its
+#                  writes (a batch of requests is one write, and its replies
 #                  are all read before the next write).
 #
 # Debian's scripts and clients come from `apt-get download` of
@@ -216,12 +218,15 @@ scenario() {
 hp_xs_requests() {
 	tail -n +$((HP_XS_MARK + 1)) "$HP/xs/log" | grep -vc '^[0-9]* CONNECT$'
 }
-hp_xs_trips() {
+hp_xs_writes() {
 	awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
 		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
+	     match($0, /openat\(AT_FDCWD, "\/dev\/xen\/xenbus", [^)]*\) = [0-9]+/) {
+		fd = substr($0, RSTART, RLENGTH); sub(/.* = /, "", fd) }
 	     fd != "" && index($0, " write(" fd ", ") { n++ }
 	     END { print n + 0 }' "$1"
 }
+hp_xs_trips() { hp_xs_writes "$1"; }
 # has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
 has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
 

@@ -35,10 +35,7 @@ check "hotplug-xenstore/xenbus-device: opened" 1 "$(grep -c 'openat(AT_FDCWD, "/
 # byte and drops what follows the first message, which a pty (a stream) cannot show. So on
 # the device every request is its own write (tests/vm: the real one).
 check "hotplug-xenstore/xenbus-device: one request a write ($(hp_xs_requests) requests)" "$(hp_xs_requests)" \
-	"$(awk 'match($0, /openat\(AT_FDCWD, "\/dev\/xen\/xenbus", [^)]*\) = [0-9]+/) {
-		fd = substr($0, RSTART, RLENGTH); sub(/.* = /, "", fd) }
-	     fd != "" && index($0, " write(" fd ", ") { n++ }
-	     END { print n + 0 }' "$HP/dev.strace")"
+	"$(hp_xs_writes "$HP/dev.strace")"
 
 # no xenstore at all
 rm /dev/xen/xenbus
