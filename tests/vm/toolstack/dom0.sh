@@ -374,19 +374,19 @@ ft_stop() { # OUT
 # which moves a 15-40 ms call by 2-5 times and a 3 s script by a quarter at most.
 domu_destroyed() { # SET DIR I
 	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt i=$3 tag=domu-destroy-$1 ft=$T/ftrace-$1.txt
-	local vc=$T/vvv-$set-create.txt vd=$T/vvv-$set-destroy.txt v=-vvv
+	local vc=$T/vvv-$set-create.txt vd=$T/vvv-$set-destroy.txt
 	if [ $i != 1 ]; then
 		tag=$tag-$i ft=$T/ftrace-$set-$i.txt vc=$T/vvv-$set-$i-create.txt vd=$T/vvv-$set-$i-destroy.txt
 	fi
 	mkcfg $n idle "$2"
 	ft_start
-	timeout $XL_TIMEOUT xl $v create $D/$n.cfg 2>&1 >/dev/null | stamp >$vc
+	timeout $XL_TIMEOUT xl -vvv create $D/$n.cfg 2>&1 >/dev/null | stamp >$vc
 	rm -f /tmp/cin2 && mkfifo /tmp/cin2
 	sleep 900 >/tmp/cin2 &
 	local holder=$!
 	timeout $XL_TIMEOUT xl console $n </tmp/cin2 >$c 2>&1 &
 	if wait_for $c DOMU-MARKER $XL_TIMEOUT $!; then
-		timeout $XL_TIMEOUT xl $v destroy $n 2>&1 >/dev/null | stamp >$vd
+		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$vd
 		wait_gone $n 30 && pass "$tag" ||
 			fail_with "$tag" $c $vd "still listed after xl destroy"
 	else
