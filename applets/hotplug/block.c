@@ -41,7 +41,8 @@ struct block {
 	struct hotplug h;
 	char mode;                    /* canonical: 'r', 'w' or '!' */
 	char frontend_id[64];
-	char frontend_uuid[HP_PATH_MAX];
+	char frontend_uuid[HP_PATH_MAX];   /* read when first needed */
+	int have_uuid;
 	char devmm[DEVMM_MAX];
 };
 
@@ -112,6 +113,19 @@ static const char *dom_key(struct block *b, const char *dom, const char *key,
 	return hp_read_default(&b->h, path, out, cap, def);
 }
 
+/* FRONTEND_UUID: the script reads it before the lock on every add; only
+ * a possible conflict uses it, so it is read then (once): an add with
+ * nothing to share makes one round trip fewer. */
+static const char *frontend_uuid(struct block *b)
+{
+	if (!b->have_uuid &&
+	    dom_key(b, b->frontend_id, "/vm", b->frontend_uuid,
+		    sizeof(b->frontend_uuid), NULL) == NULL)
+		memcpy(b->frontend_uuid, "unknown", sizeof("unknown"));
+	b->have_uuid = 1;
+	return b->frontend_uuid;
+}
+
 /* same_vm OTHERDOM: the other domain is this frontend's VM, or its
  * target's (stub domains), or targets this one. */
 static int same_vm(struct block *b, const char *otherdom)
@@ -119,7 +133,7 @@ static int same_vm(struct block *b, const char *otherdom)
 	char othervm[HP_PATH_MAX], target[64], targetvm[HP_PATH_MAX];
 	char otarget[64], otvm[HP_PATH_MAX], fuuid[HP_PATH_MAX];
 	const char *ov, *t, *tv, *ot, *otv;
-	size_t n = strlen(b->frontend_uuid);
+	size_t n = strlen(frontend_uuid(b));
 
 	ov = dom_key(b, otherdom, "/vm", othervm, sizeof(othervm),
 		     b->frontend_uuid);
@@ -542,9 +556,6 @@ int block_main(int argc, char **argv)
 	if (hp_read(h, "physical-device", phys, sizeof(phys)) >= 0)
 		hp_exit(h, 0);
 	hp_read_required(h, "frontend-id", b.frontend_id, sizeof(b.frontend_id));
-	if (dom_key(&b, b.frontend_id, "/vm", b.frontend_uuid,
-		    sizeof(b.frontend_uuid), NULL) == NULL)
-		memcpy(b.frontend_uuid, "unknown", sizeof("unknown"));
 	if (phy)
 		phy_add(&b, params, mode);
 	else
