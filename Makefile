@@ -163,7 +163,7 @@ install: $(BIN)
 # (the hotplug tests run Debian's vif-bridge, block and vif-route with them),
 # qemu-system-common (/usr/lib/qemu/virtiofsd: the VM test's virtio-fs share;
 # Debian 12 has no virtiofsd package).
-TEST_TOOLS := strace dash unshare setpriv mount file cpio qemu-system-x86_64 \
+TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 \
 	pkg:qemu-system-common clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 

@@ -35,6 +35,7 @@ for tool in "$@"; do
 		ip) pkg=iproute2 ;;
 		losetup) pkg=mount ;;
 		ifconfig) pkg=net-tools ;;
+		xz) pkg=xz-utils ;;
 		*) echo "$who: $tool not found and no Debian package known for it" >&2
 		   exit 1 ;;
 		esac ;;

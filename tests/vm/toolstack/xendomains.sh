@@ -3,7 +3,7 @@
 # forkless's xen-init-name and xen-init-list and with Debian's Python ones (issue: the two
 # Python scripts of /usr/lib/xen-common/bin). Sourced by tests/vm/toolstack/dom0.sh once
 # the toolstack is up and its section-3 helpers exist (pass, fail, info, fail_with, mkcfg,
-# paused_cfg, in_list, wait_gone, nap, STRACE_XL, save; T, D, V, XL_TIMEOUT). Nothing runs
+# paused_cfg, in_list, wait_gone, nap, STRACE_XL, save; T, D, K, V, XL_TIMEOUT). Nothing runs
 # on source.
 #
 #   xendomains_keep_debian        BEFORE `forkless --install -s /`: keep Debian's
@@ -292,7 +292,7 @@ xen_init_name_differential() {
 		sed 's/$/\r/' "$f" >$g/debian-${f##*/}-crlf
 	done
 	for f in $c/*.cfg; do
-		{ echo "kernel = \"$D/vmlinuz\""; cat "$f"; } >$g/${f##*/}
+		{ echo "kernel = \"$K\""; cat "$f"; } >$g/${f##*/}
 	done
 	cp $c/plain.cfg $g/nokernel-plain.cfg
 	# Debian's script as xendomains runs it, once per file, all in one python3 process
