@@ -374,7 +374,7 @@ ft_stop() { # OUT
 	for e in $FT_EVENTS; do echo 0 >$FT/events/sched/$e/enable; done
 }
 
-# One domU created, booted and destroyed with nothing traced: the kernel's sched events give
+# One domU created, booted (its devices up) and destroyed with nothing traced: the kernel's sched events give
 # each hotplug call's own time, xl's -vvv lines, stamped as read, each script's wall time.
 # Three times per script set (tests/vm/proctable takes each side's median): on dom0's one
 # vCPU a call's time holds whatever else ran meanwhile, which moves a 15-40 ms call by 2-5
@@ -392,12 +392,15 @@ domu_destroyed() { # SET DIR I
 	sleep 900 >/tmp/cin2 &
 	local holder=$!
 	timeout $XL_TIMEOUT xl console $n </tmp/cin2 >$c 2>&1 &
-	if wait_for $c DOMU-MARKER $XL_TIMEOUT $!; then
+	# destroyed once its frontends are up (DOMU-DEVICES: xvda and eth0), not at its first
+	# line: the guest loads xen-blkfront and xen-netfront after DOMU-MARKER, and a destroy
+	# that lands while they connect tears down whatever state they have reached
+	if wait_for $c DOMU-DEVICES $XL_TIMEOUT $!; then
 		timeout $XL_TIMEOUT xl -vvv destroy $n 2>&1 >/dev/null | stamp >$vd
 		wait_gone $n 30 && pass "$tag" ||
 			fail_with "$tag" $c $vd "still listed after xl destroy"
 	else
-		fail_with "$tag" $c $vc "no DOMU-MARKER through xl console within ${XL_TIMEOUT}s"
+		fail_with "$tag" $c $vc "no DOMU-DEVICES through xl console within ${XL_TIMEOUT}s"
 		xl destroy $n >/dev/null 2>&1
 	fi
 	ft_stop $ft
