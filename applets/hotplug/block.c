@@ -132,17 +132,16 @@ static int same_vm(struct block *b, const char *otherdom)
 {
 	char othervm[HP_PATH_MAX], target[64], targetvm[HP_PATH_MAX];
 	char otarget[64], otvm[HP_PATH_MAX], fuuid[HP_PATH_MAX];
-	const char *ov, *t, *tv, *ot, *otv;
-	size_t n = strlen(frontend_uuid(b));
+	const char *fu = frontend_uuid(b), *ov, *t, *tv, *ot, *otv;
+	size_t n = strlen(fu);
 
-	ov = dom_key(b, otherdom, "/vm", othervm, sizeof(othervm),
-		     b->frontend_uuid);
+	ov = dom_key(b, otherdom, "/vm", othervm, sizeof(othervm), fu);
 	t = dom_key(b, b->frontend_id, "/target", target, sizeof(target), "-1");
 	tv = dom_key(b, t, "/vm", targetvm, sizeof(targetvm), "No Target");
 	ot = dom_key(b, otherdom, "/target", otarget, sizeof(otarget), "-1");
 	otv = dom_key(b, ot, "/vm", otvm, sizeof(otvm), "No Other Target");
 	/* ${FRONTEND_UUID%-1} */
-	memcpy(fuuid, b->frontend_uuid, n + 1);
+	memcpy(fuuid, fu, n + 1);
 	if (n >= 2 && strcmp(fuuid + n - 2, "-1") == 0)
 		fuuid[n - 2] = '\0';
 	return strcmp(fuuid, ov) == 0 || strcmp(tv, ov) == 0 ||

@@ -374,8 +374,9 @@ ft_stop() { # OUT
 	for e in $FT_EVENTS; do echo 0 >$FT/events/sched/$e/enable; done
 }
 
-# One domU created, booted (its devices up) and destroyed with nothing traced: the kernel's sched events give
-# each hotplug call's own time, xl's -vvv lines, stamped as read, each script's wall time.
+# One domU created, booted (its devices up) and destroyed with nothing traced: the kernel's
+# sched events give each hotplug call's own time, xl's -vvv lines, stamped as read, each
+# script's wall time.
 # Three times per script set (tests/vm/proctable takes each side's median): on dom0's one
 # vCPU a call's time holds whatever else ran meanwhile, which moves a 15-40 ms call by 2-5
 # times and a 3 s script by a third.
