@@ -79,7 +79,14 @@ xd_restore_python() {
 
 # the execs of xen-init-name and xen-init-list in a trace (a python3 script's execve is
 # the script's path: the kernel starts python3 inside it)
-xd_init_calls() { grep -c 'execve("[^"]*/xen-init-\(name\|list\)".* = 0$' "$1"; }
+# (strace -f splits an execve that another process's call interrupts: "execve(...
+# <unfinished ...>" then "PID TIME <... execve resumed>...) = 0")
+xd_init_calls() {
+	awk '/execve\("[^"]*\/xen-init-(name|list)"/ {
+		if (/ = 0$/) n++; else if (/<unfinished \.\.\.>$/) pend[$1] = 1; next }
+	     /<\.\.\. execve resumed>/ && ($1 in pend) { if (/ = 0$/) n++; delete pend[$1] }
+	     END { print n + 0 }' "$1"
+}
 
 # xd_traced OUT RCFILE CMD...: CMD traced as strace_xl traces (with `timeout`, inside a bash
 # that writes CMD's status to RCFILE), returning once that bash has ended, with strace's
