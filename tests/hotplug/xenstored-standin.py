@@ -178,7 +178,10 @@ while True:
             sel.register(c, selectors.EVENT_READ)
             log.write('%d CONNECT\n' % nconn)
             continue
-        data = s.recv(65536)
+        try:
+            data = s.recv(65536)
+        except OSError:   # a client gone with replies unread: as xenstored, drop it
+            data = b''
         if not data:
             sel.unregister(s); s.close(); del bufs[s]
             continue
@@ -196,4 +199,8 @@ while True:
             rkind, reply = handle(ids[s], kind, tx, payload)
             if kind == 2 and any(payload.rstrip(b'\0').endswith(w) for w in wrong_id):
                 req += 1
-            s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
+            try:
+                s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
+            except OSError:   # gone before its replies (xenstored: "write error")
+                bufs[s] = b''
+                break
