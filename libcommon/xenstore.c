@@ -177,15 +177,16 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 	return ret;
 }
 
-/* ops[0..n) written to fd, req_ids from first_id; then their replies. 0
- * or the stream error. On the socket, as few writes as they fit in. On the
- * device, one request per write: the kernel's xenbus_file_write takes the
- * first whole message of a write, says it took every byte and drops the
- * rest, and then queues each request without waiting for its reply, so
- * they still cost one round trip. Every request fits (xs_fits: both
- * callers check), so one always encodes into an empty buffer. */
-static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
-		    uint64_t deadline_ms, int device)
+/* ops[0..n) written to fd, req_ids from first_id. 0 or the write error
+ * (then every op has its ret: nothing of the stream can be read in step
+ * any more). On the socket, as few writes as they fit in. On the device,
+ * one request per write: the kernel's xenbus_file_write takes the first
+ * whole message of a write, says it took every byte and drops the rest,
+ * and then queues each request without waiting for its reply, so they
+ * still cost one round trip. Every request fits (xs_fits: the callers
+ * check), so one always encodes into an empty buffer. */
+static int send_requests(int fd, struct xs_op *ops, size_t n,
+			 uint32_t first_id, int device)
 {
 	char msg[XS_MSG_MAX];
 	size_t len = 0;
@@ -206,14 +207,18 @@ static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 	}
 	if (ret == 0 && len)
 		ret = write_all(fd, msg, len);
-	if (ret < 0) {
-		/* nothing of it read: the earlier requests' replies would be
-		 * in the stream, so the stream is given up */
-		for (size_t j = 0; j < n; j++)
-			ops[j].ret = j == 0 ? ret : -ENOTCONN;
-		return ret;
-	}
-	return recv_replies(fd, ops, n, first_id, deadline_ms);
+	for (size_t j = 0; ret < 0 && j < n; j++)
+		ops[j].ret = j == 0 ? ret : -ENOTCONN;
+	return ret;
+}
+
+/* send_requests, then their replies. 0 or the stream error. */
+static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
+		    uint64_t deadline_ms, int device)
+{
+	int ret = send_requests(fd, ops, n, first_id, device);
+
+	return ret < 0 ? ret : recv_replies(fd, ops, n, first_id, deadline_ms);
 }
 
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
@@ -325,6 +330,40 @@ int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n)
 		 * XS_ERROR reply, -ENOENT..., is one op's ret: the stream
 		 * stays in step.) */
 		xs_close(c);
+	return ret;
+}
+
+int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n)
+{
+	int ret = c->fd < 0 ? -ENOTCONN : 0;
+
+	for (size_t i = 0; i < n && ret == 0; i++)
+		if (!xs_fits(&ops[i].rq))
+			ret = -E2BIG;
+	if (ret < 0) {
+		for (size_t i = 0; i < n; i++)
+			ops[i].ret = ret;   /* nothing sent */
+		return ret;
+	}
+	ret = send_requests(c->fd, ops, n, c->req_id + 1, c->device);
+	c->req_id += (uint32_t)n;
+	if (ret < 0)
+		xs_close(c);   /* each op has its ret */
+	return ret;
+}
+
+int xs_recv(struct xs_conn *c, struct xs_op *ops, size_t n)
+{
+	int ret = -ENOTCONN;
+
+	if (c->fd >= 0)
+		ret = recv_replies(c->fd, ops, n, c->req_id + 1 - (uint32_t)n,
+				   c->deadline_ms);
+	else
+		for (size_t i = 0; i < n; i++)
+			ops[i].ret = ret;
+	if (ret < 0)
+		xs_close(c);   /* as xs_requests */
 	return ret;
 }
 

@@ -131,6 +131,14 @@ struct xs_op {
 	long ret;
 };
 int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n);
+/* xs_requests in two halves, for a caller with work to do while xenstored
+ * answers: xs_send writes ops[0..n) (all of them fit XS_PAYLOAD_MAX, else
+ * nothing is sent and each op's ret is -E2BIG); xs_recv then reads their
+ * replies, with the same ops and n, before any other request on c. Each
+ * returns 0 or the error after which c is closed, each op's ret set as by
+ * xs_requests. */
+int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n);
+int xs_recv(struct xs_conn *c, struct xs_op *ops, size_t n);
 
 /* The usual requests, in transaction tx (0: none). */
 long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,

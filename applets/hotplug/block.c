@@ -519,19 +519,23 @@ int block_main(int argc, char **argv)
 
 	memset(&b, 0, sizeof(b));
 	hp_init(h, "block", argc, argv);
+	/* What the call reads of its backend, in one round trip: libxl
+	 * wrote it before running the script (node: by the add). Sent
+	 * first, for xenstored to answer while the call logs, checks its
+	 * arguments and looks for hooks; an invalid call reads nothing of
+	 * it, a fallback closes the connection when it execs. */
+	add = strcmp(h->command, "add") == 0;
+	if (add)
+		hp_prefetch(h, "params", "mode", "physical-device",
+			    "frontend-id");
+	else
+		hp_prefetch(h, "params", "mode", "node");
 	hp_log_call(h);
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
 	hp_env_required(h, "XENBUS_PATH");
 	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
-	/* what the call reads of its backend, in one round trip: libxl
-	 * wrote it before running the script (node: by the add) */
-	if (add)
-		hp_prefetch(h, "params", "mode", "physical-device",
-			    "frontend-id");
-	else
-		hp_prefetch(h, "params", "mode", "node");
 	/* The script reads type first (with a default: it cannot fail),
 	 * for block-TYPE, which only the script runs: not asked here. */
 	hp_read_required(h, "params", params, sizeof(params));

@@ -104,10 +104,13 @@ void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 	h->lock_fd = -1;
 }
 
+static void collect(struct hotplug *h);
+
 int hp_xs(struct hotplug *h)
 {
 	if (h->xs_err == 1)
 		h->xs_err = xs_open(&h->xs, clock_ms() + HP_XS_BUDGET_MS);
+	collect(h);
 	return h->xs_err;
 }
 
@@ -323,36 +326,59 @@ long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap)
 	return read_checked(h, path, xs_read(&h->xs, 0, path, out, cap));
 }
 
+/* What hp_prefetch's n ops answered, for hp_read. */
+static void cache_fill(struct hotplug *h, size_t n)
+{
+	memset(h->cache, 0, sizeof(h->cache));
+	for (size_t i = 0; i < n; i++) {
+		/* too long for its slot, or not asked (the stream broke
+		 * before it): read again when it is wanted */
+		if (h->pend[i].ret == -E2BIG || h->pend[i].ret == -ENOTCONN)
+			continue;
+		h->cache[i] = (struct hp_cached){ h->pend_key[i],
+						  h->pend[i].ret,
+						  h->pend[i].out };
+	}
+}
+
+/* The replies to the reads hp_prefetch sent, before any other request. */
+static void collect(struct hotplug *h)
+{
+	unsigned n = h->npend;
+
+	if (n == 0)
+		return;
+	h->npend = 0;
+	xs_recv(&h->xs, h->pend, n);
+	cache_fill(h, n);
+}
+
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
 {
-	struct xs_op ops[HP_CACHE_MAX];
 	char paths[HP_CACHE_MAX][HP_PATH_MAX];
-	const char *key_of[HP_CACHE_MAX];
 	size_t n = 0, want = 0, slot;
 
 	while (keys[want] && want < HP_CACHE_MAX)
 		want++;
-	/* no xenstore: left to the first read, which reports it */
-	if (want == 0 || hp_xs(h) < 0)
+	/* no XENBUS_PATH or no xenstore: left to the first read, which
+	 * reports it */
+	if (want == 0 || !h->xb_path || hp_xs(h) < 0)
 		return;
 	slot = sizeof(h->cache_pool) / want;
 	for (size_t i = 0; i < want; i++) {
 		if (hp_path(h, paths[n], keys[i]) < 0)
 			continue;   /* hp_read reports it */
-		ops[n] = (struct xs_op){ { XS_READ, 0, paths[n], NULL, 0 },
-					 h->cache_pool + n * slot, slot, 0 };
-		key_of[n++] = keys[i];
+		h->pend[n] = (struct xs_op){ { XS_READ, 0, paths[n], NULL, 0 },
+					     h->cache_pool + n * slot, slot, 0 };
+		h->pend_key[n++] = keys[i];
 	}
-	xs_requests(&h->xs, ops, n);
-	memset(h->cache, 0, sizeof(h->cache));
-	for (size_t i = 0; i < n; i++) {
-		/* too long for its slot, or not asked (the stream broke
-		 * before it): read again when it is wanted */
-		if (ops[i].ret == -E2BIG || ops[i].ret == -ENOTCONN)
-			continue;
-		h->cache[i] = (struct hp_cached){ key_of[i], ops[i].ret,
-						  ops[i].out };
+	if (xs_send(&h->xs, h->pend, n) < 0) {
+		cache_fill(h, n);   /* each op has its error */
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		h->pend[i].rq.path = NULL;   /* sent: paths[] ends here */
+	h->npend = (unsigned)n;
 }
 
 /* Drop what hp_prefetch read of key: it is being written. */
@@ -370,6 +396,7 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap)
 
 	if (ret < 0)
 		return ret;
+	collect(h);
 	for (size_t i = 0; i < HP_CACHE_MAX; i++) {
 		const struct hp_cached *c = &h->cache[i];
 		long n = c->ret;

@@ -67,6 +67,11 @@ struct hotplug {
 		char *val;
 	} cache[HP_CACHE_MAX];
 	char cache_pool[HP_CACHE_POOL];
+	/* hp_prefetch's reads sent, their replies not read yet: the next
+	 * use of xenstore reads them (hp_collect) */
+	struct xs_op pend[HP_CACHE_MAX];
+	const char *pend_key[HP_CACHE_MAX];
+	unsigned npend;
 };
 
 /* Fill h from argv and the environment; no syscall yet. */
@@ -98,9 +103,10 @@ int hp_path(const struct hotplug *h, char *out, const char *key);
  * -errno (a broken xenstore is fatal: it is reported and the call exits). */
 long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
 /* Read the keys (as hp_path; NULL-ended, at most HP_CACHE_MAX) in one
- * round trip to xenstored: the later hp_read of each key is answered from
- * what came back, as if read then (a key written by hp_write meanwhile is
- * read again). Only for keys nobody else changes during the call (the
+ * round trip to xenstored: sent now, their replies read by the next use of
+ * xenstore (so the call can do other work while xenstored answers); the
+ * later hp_read of each key is answered from what came back, as if read
+ * then (a key written by hp_write meanwhile is read again). Only for keys nobody else changes during the call (the
  * backend's, written by libxl before it runs the script). An error is
  * reported by the hp_read that meets it, as a read without prefetch. */
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys);

@@ -66,20 +66,9 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 		hp_exit(h, 0);
 	if (!v->vif_type)
 		hp_fallback(h, "type_if=tap (an emulated NIC) is not handled natively");
-	if (hp_have_hooks(HP_SCRIPT_DIR "/vif-post.d"))
-		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/vif-post.d");
-	hp_env_required(h, "XENBUS_PATH");
-	if (!dev) {
-		write_strs(2, h->script, ": dev: parameter null or not set\n");
-		hp_exit(h, 1);
-	}
+	/* The backend keys the call reads, sent now for xenstored to answer
+	 * while the call looks for hooks and opens netlink; read below. */
 	v->up = online || add;
-	if (strlen(dev) >= sizeof(v->dev))
-		hp_errexit(h, dev, -ENODEV);   /* no link can be named so */
-	memcpy(v->dev, dev, strlen(dev) + 1);
-	ret = nl_open(&v->nl);
-	if (ret < 0)
-		hp_errexit(h, "netlink", ret);
 	keys = v->up ? up_keys : down_keys;
 	{
 		const char *all[HP_CACHE_MAX + 1] = { "vifname" };
@@ -90,6 +79,19 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 		}
 		hp_prefetch_strv(h, all);
 	}
+	if (hp_have_hooks(HP_SCRIPT_DIR "/vif-post.d"))
+		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/vif-post.d");
+	hp_env_required(h, "XENBUS_PATH");
+	if (!dev) {
+		write_strs(2, h->script, ": dev: parameter null or not set\n");
+		hp_exit(h, 1);
+	}
+	if (strlen(dev) >= sizeof(v->dev))
+		hp_errexit(h, dev, -ENODEV);   /* no link can be named so */
+	memcpy(v->dev, dev, strlen(dev) + 1);
+	ret = nl_open(&v->nl);
+	if (ret < 0)
+		hp_errexit(h, "netlink", ret);
 	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
 	if (vifname[0]) {
 		if (strlen(vifname) >= sizeof(v->dev))

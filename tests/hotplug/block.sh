@@ -131,6 +131,13 @@ s_attached() { losetup -f "$IMG"; xs write $BE/node "$(losetup -j "$IMG" -O NAME
 scenario file-remove s_attached "${BLK_ENV[@]}" -- block remove
 check "block/remove: xenstore requests (Debian's: $(cat "$HP/file-remove.debian.xsreq"))" 3 "$(cat "$HP/file-remove.forkless.xsreq")"
 check "block/remove: xenstore round trips" 1 "$(hp_xs_trips "$HP/file-remove.forkless.strace")"
+# The reads are sent first, for xenstored to answer while the call logs and looks for hooks
+# (in the real dom0 xenstored is busy tearing the domain down: its answers are most of the
+# call's time)
+for sc in file-remove file-add-w; do
+	check "block/${sc#file-}: reads sent before the syslog socket and the hook scan" yes \
+		"$(hp_xs_sent_before "$HP/$sc.forkless.strace" 'sun_path="/dev/log"|openat\(AT_FDCWD, "/etc/xen/scripts"')"
+done
 has file-remove "rc 0"
 grep -q "HP/disk.img" "$HP/file-remove.forkless" && fail "block/file-remove: detached" "$(cat "$HP/file-remove.forkless")"
 

@@ -227,6 +227,15 @@ hp_xs_writes() {
 	     END { print n + 0 }' "$1"
 }
 hp_xs_trips() { hp_xs_writes "$1"; }
+# hp_xs_sent_before STRACE REGEX: "yes" when the call's first write to xenstored comes before
+# the first line matching REGEX (what it does while xenstored answers), else "no"
+hp_xs_sent_before() {
+	awk -v re="$2" 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
+		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
+	     fd != "" && index($0, " write(" fd ", ") { print "yes"; exit }
+	     $0 ~ re { print "no"; exit }
+	     END { if (!NR) print "no" }' "$1"
+}
 # has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
 has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
 

@@ -49,6 +49,11 @@ check "vif-bridge/online: xenstore requests (Debian's: $(cat "$HP/libxl-args.deb
 check "vif-bridge/online: xenstore round trips" 3 "$(hp_xs_trips "$HP/libxl-args.forkless.strace")"
 check "vif-bridge/offline: xenstore requests (Debian's: $(cat "$HP/libxl-args-offline.debian.xsreq"))" 2 "$(cat "$HP/libxl-args-offline.forkless.xsreq")"
 check "vif-bridge/offline: xenstore round trips" 1 "$(hp_xs_trips "$HP/libxl-args-offline.forkless.strace")"
+# the first reads are sent before the hook scan and netlink, for xenstored to answer meanwhile
+for sc in libxl-args libxl-args-offline; do
+	check "vif-bridge/$sc: reads sent before the hook scan and netlink" yes \
+		"$(hp_xs_sent_before "$HP/$sc.forkless.strace" 'vif-post\.d|socket\(AF_NETLINK')"
+done
 scenario command-after-assignment s_plain "${VIF_ENV[@]}" -- vif-bridge type_if=vif online
 scenario extra-words s_plain "${VIF_ENV[@]}" -- vif-bridge online extra words
 has offline "vif1.0@guest1: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noqueue state DOWN"
