@@ -10,7 +10,7 @@
 #     every name Debian links to xen-utils-wrapper reaches the real tool through forkless
 #  3. per script set (SCRIPT_SETS: NAME=DIR; Debian's scripts, then forkless's applets, both
 #     in /etc/xen/scripts, swapped by use_scripts): one PV domU
-#     checked end to end and shut down (traced), three destroyed (untraced: the kernel's
+#     checked end to end and shut down (traced), five destroyed (untraced: the kernel's
 #     sched events, each call's own time; the first's xl -vvv lines stamped, the scripts'
 #     wall times), three at once (traced)
 #  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl, and
@@ -377,9 +377,12 @@ ft_stop() { # OUT
 # One domU created, booted (its devices up) and destroyed with nothing traced: the kernel's
 # sched events give each hotplug call's own time, xl's -vvv lines, stamped as read, each
 # script's wall time.
-# Three times per script set (tests/vm/proctable takes each side's median): on dom0's one
-# vCPU a call's time holds whatever else ran meanwhile, which moves a 15-40 ms call by 2-5
-# times and a 3 s script by a third.
+# LIFECYCLES times per script set (tests/vm/proctable takes each side's median): on dom0's
+# one vCPU a call's time holds whatever else ran meanwhile, which moves a 15-40 ms call by
+# 2-5 times and a 3 s script by a third, and one lifecycle in three or four has such an
+# outlier on either side: five keep the median clear of two.
+LIFECYCLES=5
+echo $LIFECYCLES >$T/lifecycles   # for tests/vm/proctable
 domu_destroyed() { # SET DIR I
 	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt i=$3 tag=domu-destroy-$1 ft=$T/ftrace-$1.txt
 	local vc=$T/vvv-$set-create.txt vd=$T/vvv-$set-destroy.txt
@@ -513,13 +516,34 @@ for s in $SCRIPT_SETS; do
 	fi
 	domu_checked "${s%%=*}" "${s#*=}"
 	save
-	for i in 1 2 3; do domu_destroyed "${s%%=*}" "${s#*=}" $i; done
+	for i in $(seq $LIFECYCLES); do domu_destroyed "${s%%=*}" "${s#*=}" $i; done
 	save
 	domus_three "${s%%=*}" "${s#*=}"
 	save
 	info "xen-toolstack: script set ${s%%=*} (${s#*=}): lifecycles took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
 done
 
+# ---- developers: VM_TOOLSTACK_ONLY=interactive (HACKING.md) ------------------------------------
+# One boot for many experiments: with forkless's applets in place, run each $O/cmd-N.sh the
+# host writes (N from 0) in this shell (its functions: domu_destroyed, use_scripts, ft_start),
+# its output in $O/res-N.txt, then $O/done-N; until the host writes $O/quit. Never in a plain
+# run: an empty ONLY (every part) does not include it.
+if [[ " $ONLY " == *" interactive "* ]]; then
+	use_scripts forkless
+	n=0
+	while :; do
+		if [ -f $O/cmd-$n.sh ]; then
+			. $O/cmd-$n.sh >$O/res-$n.txt 2>&1
+			save
+			touch $O/done-$n
+			n=$((n + 1))
+		elif [ -f $O/quit ]; then
+			break
+		else
+			nap 1
+		fi
+	done
+fi
 # ---- 4. xen-init-name, xen-init-list, xendomains ---------------------------------------------
 # with forkless's hotplug applets when it has them (the same in both xendomains runs: only
 # xen-init-* and python3 differ), else Debian's scripts
