@@ -523,7 +523,8 @@ int block_main(int argc, char **argv)
 	 * wrote it before running the script (node: by the add). Sent
 	 * first, for xenstored to answer while the call logs, checks its
 	 * arguments and looks for hooks; an invalid call reads nothing of
-	 * it, a fallback closes the connection when it execs. */
+	 * it, a fallback closes the connection when it execs. The command
+	 * is argv[1] here, findCommand's below. */
 	add = strcmp(h->command, "add") == 0;
 	if (add)
 		hp_prefetch(h, "params", "mode", "physical-device",

@@ -68,7 +68,7 @@ struct hotplug {
 	} cache[HP_CACHE_MAX];
 	char cache_pool[HP_CACHE_POOL];
 	/* hp_prefetch's reads sent, their replies not read yet: the next
-	 * use of xenstore reads them (hp_collect) */
+	 * use of xenstore (hp_xs, hp_read) reads them first */
 	struct xs_op pend[HP_CACHE_MAX];
 	const char *pend_key[HP_CACHE_MAX];
 	unsigned npend;
@@ -106,9 +106,10 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
  * round trip to xenstored: sent now, their replies read by the next use of
  * xenstore (so the call can do other work while xenstored answers); the
  * later hp_read of each key is answered from what came back, as if read
- * then (a key written by hp_write meanwhile is read again). Only for keys nobody else changes during the call (the
- * backend's, written by libxl before it runs the script). An error is
- * reported by the hp_read that meets it, as a read without prefetch. */
+ * then (a key written by hp_write meanwhile is read again). Only for keys
+ * nobody else changes during the call (the backend's, written by libxl
+ * before it runs the script). An error is reported by the hp_read that
+ * meets it, as a read without prefetch. */
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys);
 #define hp_prefetch(h, ...) hp_prefetch_strv(h, STR_LIST(__VA_ARGS__))
 /* The same for a xenstore path as it is (absolute, or relative to
