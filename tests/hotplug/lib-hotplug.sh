@@ -218,11 +218,14 @@ scenario() {
 hp_xs_requests() {
 	tail -n +$((HP_XS_MARK + 1)) "$HP/xs/log" | grep -vc '^[0-9]* CONNECT$'
 }
-hp_xs_writes() {
-	awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
+# The awk rules that set fd to the call's xenstore connection in an strace: xenstored's
+# socket, or the xenbus device
+HP_XS_FD_AWK='match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
 		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
 	     match($0, /openat\(AT_FDCWD, "\/dev\/xen\/xenbus", [^)]*\) = [0-9]+/) {
-		fd = substr($0, RSTART, RLENGTH); sub(/.* = /, "", fd) }
+		fd = substr($0, RSTART, RLENGTH); sub(/.* = /, "", fd) }'
+hp_xs_writes() {
+	awk "$HP_XS_FD_AWK"'
 	     fd != "" && index($0, " write(" fd ", ") { n++ }
 	     END { print n + 0 }' "$1"
 }
@@ -230,11 +233,10 @@ hp_xs_trips() { hp_xs_writes "$1"; }
 # hp_xs_sent_before STRACE REGEX: "yes" when the call's first write to xenstored comes before
 # the first line matching REGEX (what it does while xenstored answers), else "no"
 hp_xs_sent_before() {
-	awk -v re="$2" 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"\}, [0-9]+\) = 0/) {
-		fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
-	     fd != "" && index($0, " write(" fd ", ") { print "yes"; exit }
-	     $0 ~ re { print "no"; exit }
-	     END { if (!NR) print "no" }' "$1"
+	awk -v re="$2" "$HP_XS_FD_AWK"'
+	     fd != "" && index($0, " write(" fd ", ") { print "yes"; done = 1; exit }
+	     $0 ~ re { print "no"; done = 1; exit }
+	     END { if (!done) print "no" }' "$1"
 }
 # has NAME TEXT: the forkless end state of scenario NAME has the line TEXT
 has() { grep -qF -- "$2" "$HP/$1.forkless" || fail "$HP_FAMILY/$1: end state lacks: $2" "$(cat "$HP/$1.forkless")"; }
