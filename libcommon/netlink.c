@@ -9,19 +9,13 @@
 
 int nl_open(struct nl_sock *s)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-
-	s->seq = (uint32_t)getpid() << 8;   /* distinct per call, for traces */
+	/* Sequence numbers distinct per call, for traces: from where the
+	 * stack is (randomised by the kernel), not a getpid() syscall. No
+	 * bind(): the kernel binds the socket to a port of its choosing at
+	 * the first send, as bind() to port 0 would. */
+	s->seq = (uint32_t)((uintptr_t)&s >> 4) << 8;
 	s->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (s->fd < 0)
-		return -errno;
-	if (bind(s->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int err = -errno;
-
-		nl_close(s);
-		return err;
-	}
-	return 0;
+	return s->fd < 0 ? -errno : 0;
 }
 
 void nl_close(struct nl_sock *s)
@@ -151,7 +145,10 @@ int nl_attrs_nested(const struct rtattr *rta, const struct rtattr **tb,
 static int read_reply(struct nl_sock *s, uint32_t seq, nl_msg_fn *fn,
 		      void *ctx)
 {
-	char buf[NL_RECV_MAX] __attribute__((aligned(4)));
+	/* static: 32 KiB on the stack would put every frame below it eight
+	 * pages further down (a page fault each the first time); in .bss only
+	 * the pages a reply fills are touched */
+	static char buf[NL_RECV_MAX] __attribute__((aligned(4)));
 	int fn_ret = 0;
 
 	for (;;) {

@@ -38,12 +38,12 @@
 #define DEVMM_MAX 256   /* ",MM:mm,MM:mm," of the devices to look for */
 
 struct block {
-	struct hotplug h;
 	char mode;                    /* canonical: 'r', 'w' or '!' */
 	char frontend_id[64];
 	char frontend_uuid[HP_PATH_MAX];   /* read when first needed */
 	int have_uuid;
 	char devmm[DEVMM_MAX];
+	struct hotplug h;             /* last: its big buffers end it */
 };
 
 /* canonicalise_mode: no 'w' -> r; 'w' without '!' -> w; else '!'. */
@@ -397,6 +397,39 @@ static int note_loop(const char *dev, dev_t rdev, uint64_t back_dev,
 	return 0;
 }
 
+/* The refusals' messages, out of file_add: their buffers (4 KiB each) in
+ * its frame would push every call below it two pages further down the
+ * stack (a page fault each: hp_init). */
+static _Noreturn __attribute__((noinline)) void
+read_only_busy(struct block *b, const char *file)
+{
+	char msg[PATH_MAX + 96] = "File ";
+	size_t len = 5;
+
+	str_append(msg, sizeof(msg), &len, file, strlen(file));
+	str_append(msg, sizeof(msg), &len, HP_LIT(" is read-only, and so I will not\n"
+		   "mount it read-write in a guest domain."));
+	hp_unlock(&b->h);
+	hp_busy(&b->h, msg);
+}
+
+static _Noreturn __attribute__((noinline)) void
+file_shared_busy(struct block *b, const char *file, const char *found,
+		 int same_vm)
+{
+	char prefix[PATH_MAX + 128];
+	size_t len = 0;
+
+	prefix[0] = '\0';
+	str_append(prefix, sizeof(prefix), &len, HP_LIT("File "));
+	str_append(prefix, sizeof(prefix), &len, file, strlen(file));
+	str_append(prefix, sizeof(prefix), &len,
+		   HP_LIT(" is loopback-mounted through "));
+	str_append(prefix, sizeof(prefix), &len, found, strlen(found));
+	str_append(prefix, sizeof(prefix), &len, HP_LIT(",\nwhich is mounted "));
+	sharing_busy(b, prefix, same_vm);
+}
+
 static void file_add(struct block *b, const char *p, const char *mode)
 {
 	struct hotplug *h = &b->h;
@@ -420,16 +453,8 @@ static void file_add(struct block *b, const char *p, const char *mode)
 			 h->xb_path, " state: ", st8);
 	}
 	/* stat -c %A | grep -q w: any write bit */
-	if (b->mode == 'w' && !(st.st_mode & 0222)) {
-		char msg[PATH_MAX + 96] = "File ";
-		size_t len = 5;
-
-		str_append(msg, sizeof(msg), &len, file, strlen(file));
-		str_append(msg, sizeof(msg), &len, HP_LIT(" is read-only, and so I will not\n"
-			   "mount it read-write in a guest domain."));
-		hp_unlock(h);
-		hp_busy(h, msg);
-	}
+	if (b->mode == 'w' && !(st.st_mode & 0222))
+		read_only_busy(b, file);
 	if (b->mode != '!') {
 		struct file_id id = { b, st.st_dev, st.st_ino };
 
@@ -441,20 +466,8 @@ static void file_add(struct block *b, const char *p, const char *mode)
 				 errno_text(-ret));
 		if (b->devmm[1]) {
 			ret = check_sharing(b, found);
-			if (ret) {
-				char prefix[PATH_MAX + 128];
-				size_t len = 0;
-
-				prefix[0] = '\0';
-				str_append(prefix, sizeof(prefix), &len, HP_LIT("File "));
-				str_append(prefix, sizeof(prefix), &len, file, strlen(file));
-				str_append(prefix, sizeof(prefix), &len,
-					   HP_LIT(" is loopback-mounted through "));
-				str_append(prefix, sizeof(prefix), &len, found, strlen(found));
-				str_append(prefix, sizeof(prefix), &len,
-					   HP_LIT(",\nwhich is mounted "));
-				sharing_busy(b, prefix, ret == 2);
-			}
+			if (ret)
+				file_shared_busy(b, file, found, ret == 2);
 		}
 	}
 	ret = loop_attach(file, b->mode == 'r', loop, &step);
@@ -511,13 +524,13 @@ static int is_hook_dir(int dirfd, const char *name, void *ctx)
 int block_main(int argc, char **argv)
 {
 	static const char *const commands[] = { "add", "remove", NULL };
-	struct block b;
+	static struct block b;        /* zeroed, in .bss: see hp_init */
+	static char params[PATH_MAX];
 	struct hotplug *h = &b.h;
-	char params[PATH_MAX], mode[64], phys[HP_PATH_MAX];
+	char mode[64], phys[HP_PATH_MAX];
 	struct stat st;
 	int add, phy = 0, file = 0;
 
-	memset(&b, 0, sizeof(b));
 	hp_init(h, "block", argc, argv);
 	/* What the call reads of its backend, in one round trip: libxl
 	 * wrote it before running the script (node: by the add). Sent

@@ -44,6 +44,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -91,7 +92,6 @@ const char *hp_env_required(struct hotplug *h, const char *name)
 
 void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 {
-	memset(h, 0, sizeof(*h));
 	h->script = argc > 0 && argv[0] ? argv[0] : name;
 	h->name = name;
 	h->command = argc > 1 ? argv[1] : "";
@@ -205,14 +205,20 @@ void hp_log_flush(struct hotplug *h)
 	struct mmsghdr mm[HP_LOG_QUEUE];
 	struct iovec iov[HP_LOG_QUEUE];
 	unsigned n = h->log_n, sent = 0;
+	struct timespec now = { 0, 0 };
+	char stamp[16];
 	int r;
 
 	if (n == 0)
 		return;
 	h->log_n = 0;
+	/* raw: musl's clock_gettime/time bring the vDSO lookup */
+	sys_clock_gettime(CLOCK_REALTIME, &now);
+	syslog_time(stamp, now.tv_sec);
 	for (unsigned i = 0; i < n; i++) {
 		size_t start = i ? h->log_end[i - 1] : 0;
 
+		memcpy(h->log_buf + start + 4, stamp, 15);   /* after "<PRI>" */
 		iov[i] = (struct iovec){ h->log_buf + start, h->log_end[i] - start };
 		mm[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
 						       .msg_iovlen = 1 } };
@@ -239,11 +245,10 @@ _Noreturn void hp_exit(struct hotplug *h, int status)
 
 void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 {
-	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400], stamp[16];
+	char msg[HP_MSG_MAX], line[HP_MSG_MAX + 400];
 	unsigned p = 3 * 8 + (unsigned)level;   /* LOG_DAEMON */
 	size_t mlen = join(msg, sizeof(msg), 0, list), slen, len = 0, at, start;
 	char pri[5] = { '<', (char)('0' + p / 10), (char)('0' + p % 10), '>', 0 };
-	struct timespec now = { 0, 0 };
 
 	if (h->log_fd == -2)
 		h->log_fd = open_log();
@@ -254,13 +259,13 @@ void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 	slen = strlen(h->script);
 	if (slen > 256)
 		slen = 256;
-	/* raw: musl's clock_gettime/time bring the vDSO lookup */
-	sys_clock_gettime(CLOCK_REALTIME, &now);
-	syslog_time(stamp, now.tv_sec);
-	/* logger's tag is the user name: hotplug scripts run as root */
+	/* "<PRI>" and the time's room: hp_log_flush stamps the lines it
+	 * sends, as logger stamps a line when it sends it */
 	str_append(line, sizeof(line), &len, pri, 4);
-	str_append(line, sizeof(line), &len, stamp, 15);
-	if (geteuid() == 0)
+	str_append(line, sizeof(line), &len, HP_LIT("Mmm dd hh:mm:ss"));
+	/* logger's tag is the user name: hotplug scripts run as root (the
+	 * kernel's AT_EUID, no syscall) */
+	if (getauxval(AT_EUID) == 0)
 		str_append(line, sizeof(line), &len, HP_LIT(" root: "));
 	else
 		str_append(line, sizeof(line), &len, HP_LIT(" forkless: "));
@@ -662,26 +667,35 @@ void hp_lock(struct hotplug *h, const char *name)
 	    str_append(h->lock_path, sizeof(h->lock_path), &len, name,
 		       strlen(name)) < 0)
 		hp_fatal(h, "lock name too long: ", name);
-	if (mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
-		hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
-			 errno_text(errno));
-	/* claim_lock: open (O_CREAT), flock, then the path must still name
-	 * the file locked (a holder may have unlinked it meanwhile). */
+	/* claim_lock: mkdir -p the directory, open (O_CREAT), flock, then
+	 * the path must still name the file locked (a holder may have
+	 * unlinked it meanwhile). The directory is made when the open finds
+	 * it missing: after the first call it is there. */
 	for (;;) {
 		struct stat fd_st, path_st;
 		int fd = openat(AT_FDCWD, h->lock_path,
 				O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
 
+		if (fd < 0 && errno == ENOENT) {
+			if (mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
+				hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
+					 errno_text(errno));
+			fd = openat(AT_FDCWD, h->lock_path,
+				    O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY,
+				    0666);
+		}
 		if (fd < 0)
 			hp_fatal(h, "cannot open ", h->lock_path, ": ",
 				 errno_text(errno));
-		/* a holder may keep it long: what is logged goes out first */
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		/* Taken at once, or held: then what is logged goes out
+		 * first (a holder may keep it long), and the call waits. */
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			hp_log_flush(h);
-		while (flock(fd, LOCK_EX) < 0)
-			if (errno != EINTR)
-				hp_fatal(h, "cannot lock ", h->lock_path, ": ",
-					 errno_text(errno));
+			while (flock(fd, LOCK_EX) < 0)
+				if (errno != EINTR)
+					hp_fatal(h, "cannot lock ", h->lock_path,
+						 ": ", errno_text(errno));
+		}
 		if (fstat(fd, &fd_st) == 0 && stat(h->lock_path, &path_st) == 0 &&
 		    fd_st.st_dev == path_st.st_dev &&
 		    fd_st.st_ino == path_st.st_ino) {

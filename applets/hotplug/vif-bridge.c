@@ -190,7 +190,7 @@ static void offline(struct vif *v, const struct nl_link *br)
 
 int vif_bridge_main(int argc, char **argv)
 {
-	struct vif v;
+	static struct vif v;   /* zeroed, in .bss: see hp_init */
 	struct nl_link br;
 
 	vif_start(&v, "vif-bridge", argc, argv, STR_LIST("bridge", "mtu"),

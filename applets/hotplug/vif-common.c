@@ -41,7 +41,6 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	char vifname[HP_PATH_MAX];
 	int ret, online, add, want_ip = 0;
 
-	memset(v, 0, sizeof(*v));
 	v->nl.fd = -1;
 	hp_init(h, name, argc, argv);
 	hp_log_call(h);

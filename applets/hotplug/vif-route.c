@@ -211,7 +211,7 @@ static int set_address(const char *dev, const unsigned char ip[4])
 
 int vif_route_main(int argc, char **argv)
 {
-	struct vif v;
+	static struct vif v;   /* zeroed, in .bss: see hp_init */
 	struct hotplug *h = &v.h;
 	struct nl_link d;
 	unsigned char ip[4];

@@ -6,7 +6,6 @@
 #include "netlink.h"
 
 struct vif {
-	struct hotplug h;
 	struct nl_sock nl;
 	int up;                  /* online (add for tap) rather than offline */
 	int vif_type;            /* type_if=vif (tap calls are handed over) */
@@ -14,6 +13,7 @@ struct vif {
 	char dev[NL_IFNAMSIZ];   /* $vif, or XENBUS_PATH/vifname */
 	char bridge[HP_PATH_MAX];
 	char ip[HP_MSG_MAX];     /* XENBUS_PATH/ip, else $ip */
+	struct hotplug h;        /* last: its big buffers end it */
 };
 
 /* vif-common.sh up to its end: the checks (an invalid command or type_if
@@ -23,6 +23,7 @@ struct vif {
  * reads (up_keys for online/add, down_keys for offline/remove; NULL-ended,
  * at most HP_CACHE_MAX - 1) are read in one round trip (hp_prefetch);
  * when they name "ip", v->ip is read as the script does (else $ip). */
+/* v: zeroed, best static (see hp_init). */
 void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	       const char *const *up_keys, const char *const *down_keys);
 

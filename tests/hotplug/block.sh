@@ -86,6 +86,10 @@ scenario file-add-w-args : "${BLK_ENV[@]}" -- block add type_if=vbd
 # sharing check finds the device in another domain's backend (block/phy-same-vm below).
 check "block/add: xenstore requests (Debian's: $(cat "$HP/file-add-w.debian.xsreq"))" 9 "$(cat "$HP/file-add-w.forkless.xsreq")"
 check "block/add: xenstore round trips" 4 "$(hp_xs_trips "$HP/file-add-w.forkless.strace")"
+# the syslog lines stamped once, as they are sent; no geteuid (the kernel's AT_EUID);
+# the lock's directory made only when missing, its flock once when free
+check "block/add: at most 71 system calls (Debian's: $(hp_procs "$HP/file-add-w.debian.strace") processes)" \
+	yes "$(hp_syscalls_within "$HP/file-add-w.forkless.strace" 71)"
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
 grep -q "HP/disk.img *0$" "$HP/file-add-w.forkless" || fail "block/file-add-w: read-write loop" "$(cat "$HP/file-add-w.forkless")"
@@ -131,6 +135,8 @@ s_attached() { losetup -f "$IMG"; xs write $BE/node "$(losetup -j "$IMG" -O NAME
 scenario file-remove s_attached "${BLK_ENV[@]}" -- block remove
 check "block/remove: xenstore requests (Debian's: $(cat "$HP/file-remove.debian.xsreq"))" 3 "$(cat "$HP/file-remove.forkless.xsreq")"
 check "block/remove: xenstore round trips" 1 "$(hp_xs_trips "$HP/file-remove.forkless.strace")"
+check "block/remove: at most 31 system calls (Debian's: $(hp_procs "$HP/file-remove.debian.strace") processes)" \
+	yes "$(hp_syscalls_within "$HP/file-remove.forkless.strace" 31)"
 # The reads are sent first, for xenstored to answer while the call logs and looks for hooks
 # (in the real dom0 xenstored is busy tearing the domain down: its answers are most of the
 # call's time)
@@ -280,7 +286,16 @@ hp_reset
 HP_STRACE=$HP/lock.strace hp_call "${BLK_ENV[@]}" -- block add
 check "block/lock: flock on /var/run/xen-hotplug/block" 1 \
 	"$(grep -c 'openat(AT_FDCWD, "/var/run/xen-hotplug/block", O_RDWR|O_CREAT|.*0666) = ' "$HP/lock.strace")"
-check "block/lock: exclusive" 1 "$(grep -c 'flock([0-9]*, LOCK_EX)' "$HP/lock.strace")"
+# taken at once (LOCK_NB, nobody holds it): one flock, exclusive
+check "block/lock: exclusive" "flock(LOCK_EX|LOCK_NB) = 0" \
+	"$(grep -o 'flock([0-9]*, LOCK_[A-Z_|]*) *= [0-9-]*' "$HP/lock.strace" | sed 's/([0-9]*, /(/; s/) *=/) =/')"
+check "block/lock: its directory there, not made again" 0 "$(grep -c 'mkdir(' "$HP/lock.strace")"
+# claim_lock's mkdir -p: a call that finds /var/run/xen-hotplug missing makes it
+hp_reset; rm -rf /var/run/xen-hotplug
+HP_STRACE=$HP/lockdir.strace hp_call "${BLK_ENV[@]}" -- block add
+check "block/lock: its directory made when missing" "0 connected 0755" \
+	"$RC $(xs read $BE/hotplug-status) $(stat -c %04a /var/run/xen-hotplug)"
+check "block/lock: the lock file is gone after (new directory)" "" "$(ls /var/run/xen-hotplug/)"
 check "block/one xenstore connection per call" 1 "$(grep -c 'connect(.*xenstored/socket' "$HP/lock.strace")"
 # its five syslog lines in one sendmmsg at the end (one wakeup of the daemon)
 check "block/syslog lines sent together" "1 0 5" "$(grep -c 'sendmmsg(' "$HP/lock.strace") $(grep -c 'sendto(' "$HP/lock.strace") \

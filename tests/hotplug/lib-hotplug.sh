@@ -230,6 +230,13 @@ hp_xs_writes() {
 	     END { print n + 0 }' "$1"
 }
 hp_xs_trips() { hp_xs_writes "$1"; }
+# hp_syscalls_within STRACE N: "yes" when the call made at most N system calls (execve to
+# exit_group; under TCG in a Xen dom0 each costs 20-250 us of a 15-40 ms call), else "no: M"
+hp_syscalls_within() {
+	local m
+	m=$(grep -Evc '^[0-9]+ +(\+\+\+|---) ' "$1")
+	[ "$m" -le "$2" ] && echo yes || echo "no: $m"
+}
 # hp_xs_sent_before STRACE REGEX: "yes" when the call's first write to xenstored comes before
 # the first line matching REGEX (what it does while xenstored answers), else "no"
 hp_xs_sent_before() {

@@ -49,6 +49,13 @@ check "vif-bridge/online: xenstore requests (Debian's: $(cat "$HP/libxl-args.deb
 check "vif-bridge/online: xenstore round trips" 3 "$(hp_xs_trips "$HP/libxl-args.forkless.strace")"
 check "vif-bridge/offline: xenstore requests (Debian's: $(cat "$HP/libxl-args-offline.debian.xsreq"))" 2 "$(cat "$HP/libxl-args-offline.forkless.xsreq")"
 check "vif-bridge/offline: xenstore round trips" 1 "$(hp_xs_trips "$HP/libxl-args-offline.forkless.strace")"
+# System calls (lib-hotplug.sh): the syslog lines stamped once, as they are sent; no
+# geteuid (the kernel's AT_EUID), no getpid, no netlink bind (the kernel binds at the first
+# send)
+check "vif-bridge/online: at most 49 system calls (Debian's: $(hp_procs "$HP/libxl-args.debian.strace") processes)" \
+	yes "$(hp_syscalls_within "$HP/libxl-args.forkless.strace" 49)"
+check "vif-bridge/offline: at most 25 system calls (Debian's: $(hp_procs "$HP/libxl-args-offline.debian.strace") processes)" \
+	yes "$(hp_syscalls_within "$HP/libxl-args-offline.forkless.strace" 25)"
 # the first reads are sent before the hook scan and netlink, for xenstored to answer meanwhile
 for sc in libxl-args libxl-args-offline; do
 	check "vif-bridge/$sc: reads sent before the hook scan and netlink" yes \
