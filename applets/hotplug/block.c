@@ -444,8 +444,13 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, file, " does not exist.");
 	b->mode = canonical_mode(mode);
 	hp_lock(h, "block");
-	/* a remove may have raced this add (the path gone, or no longer
-	 * InitWait after a timeout) */
+	/* A remove may have raced this add (the path gone, or no longer
+	 * InitWait after a timeout): the script reads state once it holds
+	 * the lock. The call read it with the others at its start (a round
+	 * trip less); a call that had to wait for the lock reads it again,
+	 * now. */
+	if (h->lock_waited)
+		hp_forget(h, "state");
 	st8 = hp_read_default(h, "state", state, sizeof(state), "unknown");
 	if (strcmp(st8, "2") != 0) {
 		hp_unlock(h);
@@ -539,9 +544,9 @@ int block_main(int argc, char **argv)
 	 * it, a fallback closes the connection when it execs. The command
 	 * is argv[1] here, findCommand's below. */
 	add = strcmp(h->command, "add") == 0;
-	if (add)
+	if (add)   /* state: for a file (file_add) */
 		hp_prefetch(h, "params", "mode", "physical-device",
-			    "frontend-id");
+			    "frontend-id", "state");
 	else
 		hp_prefetch(h, "params", "mode", "node");
 	hp_log_call(h);

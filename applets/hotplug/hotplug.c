@@ -386,8 +386,7 @@ void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
 	h->npend = (unsigned)n;
 }
 
-/* Drop what hp_prefetch read of key: it is being written. */
-static void forget(struct hotplug *h, const char *key)
+void hp_forget(struct hotplug *h, const char *key)
 {
 	for (size_t i = 0; i < HP_CACHE_MAX; i++)
 		if (h->cache[i].key && strcmp(h->cache[i].key, key) == 0)
@@ -513,7 +512,7 @@ static int write_pairs(struct hotplug *h, const char *const *list,
 	if ((ret = hp_xs(h)) < 0)
 		return ret;
 	for (size_t i = 0; i < n; i += 2)
-		forget(h, kv[i]);
+		hp_forget(h, kv[i]);
 	if (n == 2) {   /* one key: a plain write, as xenstore-write's */
 		char path[HP_PATH_MAX];
 
@@ -578,7 +577,7 @@ void hp_write_each_or_die_strv(struct hotplug *h, const char *const *list)
 	for (; list[0] && list[1] && m < ARRAY_SIZE(ops); list += 2, m++) {
 		int r = hp_path(h, paths[m], list[0]);
 
-		forget(h, list[0]);
+		hp_forget(h, list[0]);
 		if (ret == 0)
 			ret = r;
 		ops[m] = write_op(0, paths[m], list[1], ok[m]);
@@ -690,6 +689,7 @@ void hp_lock(struct hotplug *h, const char *name)
 		/* Taken at once, or held: then what is logged goes out
 		 * first (a holder may keep it long), and the call waits. */
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			h->lock_waited = 1;
 			hp_log_flush(h);
 			while (flock(fd, LOCK_EX) < 0)
 				if (errno != EINTR)

@@ -58,6 +58,7 @@ struct hotplug {
 	unsigned log_n;
 	uint16_t log_end[HP_LOG_QUEUE], log_msg[HP_LOG_QUEUE];
 	int lock_fd;
+	int lock_waited;        /* hp_lock found the lock held and waited */
 	char lock_path[64];
 	/* hp_prefetch's answers, for hp_read: key NULL = none */
 	struct hp_cached {
@@ -120,6 +121,9 @@ long hp_read(struct hotplug *h, const char *key, char *out, size_t cap);
  * meets it, as a read without prefetch. */
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys);
 #define hp_prefetch(h, ...) hp_prefetch_strv(h, STR_LIST(__VA_ARGS__))
+/* Drop what hp_prefetch read of key: the next hp_read asks xenstored
+ * (a write does it; so does a call that must see the key as it is now). */
+void hp_forget(struct hotplug *h, const char *key);
 /* The same for a xenstore path as it is (absolute, or relative to
  * /local/domain/0); never from the prefetched keys. */
 long hp_read_path(struct hotplug *h, const char *path, char *out, size_t cap);
