@@ -351,11 +351,15 @@ static void collect(struct hotplug *h)
 {
 	unsigned n = h->npend;
 
-	if (n == 0)
-		return;
-	h->npend = 0;
-	xs_recv(&h->xs, h->pend, n);
-	cache_fill(h, n);
+	if (n) {
+		h->npend = 0;
+		xs_recv(&h->xs, h->pend, n);
+		cache_fill(h, n);
+	}
+	if (h->wstate == 1) {   /* hp_write_early's, sent after them */
+		h->wstate = 2;
+		xs_recv(&h->xs, &h->wop, 1);
+	}
 }
 
 void hp_prefetch_strv(struct hotplug *h, const char *const *keys)
@@ -470,6 +474,14 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 	return out;
 }
 
+/* Why a write failed, on stderr, where xenstore-write complains ("could
+ * not write path ..."): the script's syslog has no line for it. */
+static void write_failed(struct hotplug *h, int err)
+{
+	write_strs(2, h->script, ": xenstore ", h->xs.dev, ": ",
+		   errno_text(-err), "\n");
+}
+
 /* The write op for path = value, its "OK" reply into ok. */
 static struct xs_op write_op(uint32_t tx, const char *path, const char *value,
 			     char ok[8])
@@ -548,6 +560,49 @@ static int write_pairs(struct hotplug *h, const char *const *list,
 	return -EAGAIN;
 }
 
+void hp_write_early(struct hotplug *h, const char *key, const char *value)
+{
+	size_t n = strlen(value), len = 0;
+	int ret = hp_xs(h);   /* (reads what was pending first) */
+
+	/* for the messages, whatever happens */
+	h->wpath[0] = h->wval[0] = '\0';
+	str_append(h->wpath, sizeof(h->wpath), &len, key, strlen(key));
+	len = 0;
+	str_append(h->wval, sizeof(h->wval), &len, value, n);
+	hp_forget(h, key);
+	if (ret == 0)
+		ret = hp_path(h, h->wpath, key);
+	if (ret == 0 && n >= sizeof(h->wval))
+		ret = -E2BIG;
+	if (ret < 0) {
+		h->wstate = ret;
+		return;
+	}
+	h->wop = write_op(0, h->wpath, h->wval, h->wok);
+	h->wstate = xs_send(&h->xs, &h->wop, 1) < 0 ? 2 : 1;
+}
+
+void hp_write_early_done(struct hotplug *h)
+{
+	char shown[HP_PATH_MAX + 40];
+	size_t len = 0;
+	int ret;
+
+	shown[0] = '\0';
+	str_append(shown, sizeof(shown), &len, h->wpath, strlen(h->wpath));
+	str_append(shown, sizeof(shown), &len, HP_LIT(" "));
+	str_append(shown, sizeof(shown), &len, h->wval, strlen(h->wval));
+	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
+	collect(h);
+	ret = h->wstate < 0 ? h->wstate : write_done(&h->wop);
+	h->wstate = 0;
+	if (ret < 0) {
+		write_failed(h, ret);
+		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
+	}
+}
+
 int hp_write_strv(struct hotplug *h, const char *const *list)
 {
 	char shown[HP_MSG_MAX];
@@ -561,8 +616,7 @@ void hp_write_or_die_strv(struct hotplug *h, const char *const *list)
 	int ret = write_pairs(h, list, shown, sizeof(shown));
 
 	if (ret < 0) {
-		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ",
-		       errno_text(-ret));
+		write_failed(h, ret);
 		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
 	}
 }
@@ -598,7 +652,7 @@ void hp_write_each_or_die_strv(struct hotplug *h, const char *const *list)
 
 		while (i + 1 < m && write_done(&ops[i]) == 0)
 			i++;   /* the first one that failed (or never went) */
-		hp_log(h, HP_ERR, "xenstore ", h->xs.dev, ": ", errno_text(-ret));
+		write_failed(h, ret);
 		hp_fatal(h, "Writing ", paths[i], " ", ops[i].rq.value,
 			 " to xenstore failed.");
 	}

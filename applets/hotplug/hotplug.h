@@ -71,6 +71,13 @@ struct hotplug {
 	struct xs_op pend[HP_CACHE_MAX];
 	const char *pend_key[HP_CACHE_MAX];
 	unsigned npend;
+	/* hp_write_early's write: 1 sent (its reply not read yet), 2 its
+	 * reply read (wop.ret), -errno not sent */
+	int wstate;
+	struct xs_op wop;
+	char wok[8];
+	char wpath[HP_PATH_MAX];
+	char wval[32];
 	/* The big buffers last, each used from its start: a call touches
 	 * the fewest pages (see hp_init) */
 	char cache_pool[HP_CACHE_POOL];
@@ -149,6 +156,14 @@ int hp_write_strv(struct hotplug *h, const char *const *list);
  * failed.". */
 void hp_write_or_die_strv(struct hotplug *h, const char *const *list);
 #define hp_write_or_die(h, ...) hp_write_or_die_strv(h, STR_LIST(__VA_ARGS__))
+/* One xenstore_write K V sent ahead of the script's place for it (V at
+ * most 31 bytes): its reply is read by the next use of xenstore, and
+ * hp_write_early_done, at the script's place, logs the "Writing" line and
+ * is fatal as hp_write_or_die when it failed. For a write the call knows
+ * early and has no reason to wait on: xenstored answers it while the call
+ * works. One at a time. */
+void hp_write_early(struct hotplug *h, const char *key, const char *value);
+void hp_write_early_done(struct hotplug *h);
 /* The script's separate `xenstore_write K V` calls, one after another
  * (at most 8; the caller logs each "Writing" line): each pair one plain
  * write, as xenstore-write makes one pair; all but the last go together

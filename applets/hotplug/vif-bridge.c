@@ -82,61 +82,93 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 		hp_errexit(h, "ip link show", ret);
 }
 
-/* set_mtu: XENBUS_PATH/mtu, else the bridge's; the frontend learns it
+/* set_mtu's figures: XENBUS_PATH/mtu, else the bridge's (from_bridge);
+ * set (n > 0) unless it is not a positive number; the frontend learns it
  * in /local/domain/DOMID/device/vif/DEVID/mtu (DOMID, DEVID from
- * XENBUS_PATH = backend/vif/DOMID/DEVID). */
-static void set_mtu(struct vif *v, int index, const struct nl_link *br)
+ * XENBUS_PATH = backend/vif/DOMID/DEVID), fe[0] '\0' when XENBUS_PATH
+ * has no such shape. */
+struct mtu {
+	char val[32], fe[HP_PATH_MAX];
+	uint32_t n;
+	int from_bridge;
+};
+
+static void mtu_figures(struct vif *v, const struct nl_link *br, struct mtu *m)
 {
 	struct hotplug *h = &v->h;
-	char mtu[32], fe[HP_PATH_MAX], num[12];
 	const char *devid, *domid;
-	uint32_t n = 0;
 	size_t len = 0;
 
-	if (hp_read(h, "mtu", mtu, sizeof(mtu)) <= 0) {
-		num[fmt_u64_base(num, br->mtu, 10)] = '\0';
-		memcpy(mtu, num, sizeof(num));
-		hp_log(h, HP_DEBUG, v->bridge, " MTU is ", mtu);
-	}
+	m->n = 0;
+	m->fe[0] = '\0';
+	m->from_bridge = hp_read(h, "mtu", m->val, sizeof(m->val)) <= 0;
+	if (m->from_bridge)
+		m->val[fmt_u64_base(m->val, br->mtu, 10)] = '\0';
 	/* [ "$mtu" -gt 0 ]: anything but a positive number skips it */
-	if (parse_u32(mtu, &n) < 0 || n == 0)
-		return;
-	hp_log(h, HP_DEBUG, "setting ", v->dev, " MTU to ", mtu);
-	nl_link_change(&v->nl, index, 0, 0, IFLA_MTU, &n, sizeof(n));   /* || : */
+	if (parse_u32(m->val, &m->n) < 0)
+		m->n = 0;
 	devid = strrchr(h->xb_path, '/');
 	if (!devid || devid == h->xb_path)
 		return;
 	for (domid = devid - 1; domid > h->xb_path && domid[-1] != '/'; domid--)
 		;
-	fe[0] = '\0';
-	if (str_append(fe, sizeof(fe), &len, HP_LIT("/local/domain/")) < 0 ||
-	    str_append(fe, sizeof(fe), &len, domid, (size_t)(devid - domid)) < 0 ||
-	    str_append(fe, sizeof(fe), &len, HP_LIT("/device/vif")) < 0 ||
-	    str_append(fe, sizeof(fe), &len, devid, strlen(devid)) < 0 ||
-	    str_append(fe, sizeof(fe), &len, HP_LIT("/mtu")) < 0)
+	if (str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/local/domain/")) < 0 ||
+	    str_append(m->fe, sizeof(m->fe), &len, domid, (size_t)(devid - domid)) < 0 ||
+	    str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/device/vif")) < 0 ||
+	    str_append(m->fe, sizeof(m->fe), &len, devid, strlen(devid)) < 0 ||
+	    str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/mtu")) < 0)
+		m->fe[0] = '\0';
+}
+
+/* set_mtu, at the script's place: its lines logged, the link's MTU set,
+ * then the frontend's key, which online() sent ahead (its reply read
+ * here: fatal when it failed, before the vif is enslaved, as the
+ * script's xenstore_write). */
+static void set_mtu(struct vif *v, int index, const struct mtu *m)
+{
+	struct hotplug *h = &v->h;
+	uint32_t n = m->n;
+
+	if (m->from_bridge)
+		hp_log(h, HP_DEBUG, v->bridge, " MTU is ", m->val);
+	if (n == 0)
 		return;
-	hp_write_or_die(h, fe, mtu);
+	hp_log(h, HP_DEBUG, "setting ", v->dev, " MTU to ", m->val);
+	nl_link_change(&v->nl, index, 0, 0, IFLA_MTU, &n, sizeof(n));   /* || : */
+	if (m->fe[0])
+		hp_write_early_done(h);
 }
 
 static void online(struct vif *v, const struct nl_link *br)
 {
 	struct hotplug *h = &v->h;
 	struct nl_link d;
+	struct mtu m;
 	static const unsigned char mac[6] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff };
 	int ret;
 
 	/* setup_virtual_bridge_port; a failure in these shell functions is
 	 * set -e's exit 1, without the ERR trap's xenstore keys */
 	ret = nl_link_get(&v->nl, v->dev, &d);
-	if (ret == 0)
-		ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
+	if (ret < 0)
+		hp_errexit(h, v->dev, ret);
+	/* The frontend's mtu, which the script writes after the link's
+	 * down, MAC, flush and MTU: known now, sent now, for xenstored to
+	 * answer meanwhile (a wait less); set_mtu reads the answer before
+	 * the vif is enslaved. Only should the link go between the lookup
+	 * above and those steps would the key be written where the script
+	 * had stopped first. */
+	mtu_figures(v, br, &m);
+	if (m.n && m.fe[0])
+		hp_write_early(h, m.fe, m.val);
+	ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
 	if (ret < 0)
 		hp_errexit(h, v->dev, ret);
 	nl_link_change(&v->nl, d.index, 0, 0, IFLA_ADDRESS, mac, sizeof(mac));
 	ret = nl_addr_flush(&v->nl, d.index);
 	if (ret < 0)
 		hp_errexit(h, "ip address flush dev", ret);
-	set_mtu(v, d.index, br);
+	set_mtu(v, d.index, &m);
 	/* add_to_bridge */
 	if (d.master != br->index) {
 		hp_log(h, HP_DEBUG, "adding ", v->dev, " to bridge ", v->bridge);

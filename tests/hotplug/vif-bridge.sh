@@ -56,6 +56,17 @@ check "vif-bridge/online: at most 49 system calls (Debian's: $(hp_procs "$HP/lib
 	yes "$(hp_syscalls_within "$HP/libxl-args.forkless.strace" 49)"
 check "vif-bridge/offline: at most 25 system calls (Debian's: $(hp_procs "$HP/libxl-args-offline.debian.strace") processes)" \
 	yes "$(hp_syscalls_within "$HP/libxl-args-offline.forkless.strace" 25)"
+# The frontend's mtu is written ahead of the script's place for it (before the link's down,
+# MAC, flush and MTU, its answer read before the vif is enslaved): sent before the address
+# flush's dump ends, and a refused write still stops the call where it stops the script's
+# (fatal, the vif down and not enslaved: the same end state).
+check "vif-bridge/online: the frontend's mtu sent before the address flush" yes \
+	"$(awk '/write\(.*device\/vif\/0\/mtu/ { print "yes"; exit } /NLMSG_DONE/ { print "no"; exit }' "$HP/libxl-args.forkless.strace")"
+hp_xenstored --fail-write=/device/vif/0/mtu
+scenario mtu-write-refused s_plain "${VIF_ENV[@]}" -- vif-bridge online
+has mtu-write-refused "rc 1"
+has mtu-write-refused "/local/domain/0/backend/vif/1/0/hotplug-error=Writing /local/domain/1/device/vif/0/mtu 1400 to xenstore failed."
+hp_xenstored
 # the first reads are sent before the hook scan and netlink, for xenstored to answer meanwhile
 for sc in libxl-args libxl-args-offline; do
 	check "vif-bridge/$sc: reads sent before the hook scan and netlink" yes \

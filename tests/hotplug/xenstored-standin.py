@@ -1,6 +1,7 @@
 # A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh)
 # and xen-init-list's (tests/xen-init/list.sh; the parts marked "xen-init:"):
 #   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--wrong-id=SUFFIX]
+#                        [--fail-write=SUFFIX]
 # xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
 # lines, VALUE with Python bytes escapes such as \x00 and \n), and
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
@@ -20,12 +21,15 @@
 # /dev/xen/xenbus would (one stream); its slave's path in STATEDIR/pty.
 # --wrong-id=SUFFIX: the reply to a READ of a path ending in SUFFIX carries
 # the next request's id (a broken stream, in the middle of a batch).
+# --fail-write=SUFFIX: a WRITE of a path ending in SUFFIX is refused
+# (EACCES), as xenstored refuses a write it does not permit.
 import os, selectors, socket, struct, sys, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
 silent = '--silent' in sys.argv[3:]
 use_pty = '--pty' in sys.argv[3:]
 wrong_id = [a[len('--wrong-id='):].encode() for a in sys.argv[3:] if a.startswith('--wrong-id=')]
+fail_write = [a[len('--fail-write='):] for a in sys.argv[3:] if a.startswith('--fail-write=')]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
          17: 'IS_DOMAIN_INTRODUCED'}
@@ -109,6 +113,8 @@ def handle(conn_id, kind, tx, payload):
         p, value = canon(payload.rstrip(b'\0').decode()), None
     if p is None:
         return 16, b'EINVAL\0'
+    if kind == 11 and any(p.endswith(s) for s in fail_write):
+        return 16, b'EACCES\0'
     if kind == 2:
         return (kind, t[p]) if p in t else (16, b'ENOENT\0')
     if kind == 3:
