@@ -90,8 +90,8 @@ check "block/add: xenstore round trips" 3 "$(hp_xs_trips "$HP/file-add-w.forkles
 # the syslog lines stamped once, as they are sent; no geteuid (the kernel's AT_EUID);
 # the lock's directory made only when missing, its flock once when free
 if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
-	check "block/add: at most 67 system calls (Debian's: $(hp_procs "$HP/file-add-w.debian.strace") processes)" \
-		yes "$(hp_syscalls_within "$HP/file-add-w.forkless.strace" 67)"
+	check "block/add: at most 54 system calls, and the loop devices' walk (Debian's: $(hp_procs "$HP/file-add-w.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/file-add-w.forkless.strace" 54)"
 fi
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
