@@ -571,8 +571,13 @@ void hp_write_early(struct hotplug *h, const char *key, const char *value)
 	len = 0;
 	str_append(h->wval, sizeof(h->wval), &len, value, n);
 	hp_forget(h, key);
-	if (ret == 0)
-		ret = hp_path(h, h->wpath, key);
+	if (ret == 0) {   /* resolved aside: wpath keeps the key on failure */
+		char path[HP_PATH_MAX];
+
+		ret = hp_path(h, path, key);
+		if (ret == 0)
+			memcpy(h->wpath, path, strlen(path) + 1);
+	}
 	if (ret == 0 && n >= sizeof(h->wval))
 		ret = -E2BIG;
 	if (ret < 0) {
@@ -726,16 +731,16 @@ void hp_lock(struct hotplug *h, const char *name)
 	 * it missing: after the first call it is there. */
 	for (;;) {
 		struct stat fd_st, path_st;
-		int fd = openat(AT_FDCWD, h->lock_path,
-				O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+		int fd = -1;
 
-		if (fd < 0 && errno == ENOENT) {
-			if (mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
+		for (int made = 0; fd < 0 && made < 2; made++) {
+			if (made && mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
 				hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
 					 errno_text(errno));
 			fd = openat(AT_FDCWD, h->lock_path,
-				    O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY,
-				    0666);
+				    O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+			if (fd < 0 && errno != ENOENT)
+				break;
 		}
 		if (fd < 0)
 			hp_fatal(h, "cannot open ", h->lock_path, ": ",

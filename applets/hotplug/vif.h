@@ -22,8 +22,8 @@ struct vif {
  * socket, vifname (renamed on online). vifname and the keys the applet
  * reads (up_keys for online/add, down_keys for offline/remove; NULL-ended,
  * at most HP_CACHE_MAX - 1) are read in one round trip (hp_prefetch);
- * when they name "ip", v->ip is read as the script does (else $ip). */
-/* v: zeroed, best static (see hp_init). */
+ * when they name "ip", v->ip is read as the script does (else $ip).
+ * v: zeroed, best static (see hp_init). */
 void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	       const char *const *up_keys, const char *const *down_keys);
 
