@@ -90,8 +90,8 @@ check "block/add: xenstore round trips" 3 "$(hp_xs_trips "$HP/file-add-w.forkles
 # the syslog lines stamped once, as they are sent; no geteuid (the kernel's AT_EUID);
 # the lock's directory made only when missing, its flock once when free
 if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
-	check "block/add: at most 54 system calls, and the loop devices' walk (Debian's: $(hp_procs "$HP/file-add-w.debian.strace") processes)" \
-		yes "$(hp_syscalls_within "$HP/file-add-w.forkless.strace" 54)"
+	check "block/add: at most 44 system calls, and the loop devices' walk (Debian's: $(hp_procs "$HP/file-add-w.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/file-add-w.forkless.strace" 44)"
 fi
 has file-add-w "/local/domain/0/$BE/node=/dev/loop"
 has file-add-w "/local/domain/0/$BE/hotplug-status=connected"
@@ -139,8 +139,8 @@ scenario file-remove s_attached "${BLK_ENV[@]}" -- block remove
 check "block/remove: xenstore requests (Debian's: $(cat "$HP/file-remove.debian.xsreq"))" 3 "$(cat "$HP/file-remove.forkless.xsreq")"
 check "block/remove: xenstore round trips" 1 "$(hp_xs_trips "$HP/file-remove.forkless.strace")"
 if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
-	check "block/remove: at most 31 system calls (Debian's: $(hp_procs "$HP/file-remove.debian.strace") processes)" \
-		yes "$(hp_syscalls_within "$HP/file-remove.forkless.strace" 31)"
+	check "block/remove: at most 27 system calls (Debian's: $(hp_procs "$HP/file-remove.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/file-remove.forkless.strace" 27)"
 fi
 # The reads are sent first, for xenstored to answer while the call logs and looks for hooks
 # (in the real dom0 xenstored is busy tearing the domain down: its answers are most of the

@@ -234,10 +234,17 @@ hp_xs_trips() { hp_xs_writes "$1"; }
 # exit_group; under TCG in a Xen dom0 each costs 20-250 us of a 15-40 ms call), else "no: M".
 # Not counted: block add's walk for a file already on a loop device, which grows with the
 # host's loop devices: a faccessat of each /sys/block/loopN/loop, and for each bound one its
-# open, fstat, LOOP_GET_STATUS64 and close.
+# open, fstat, LOOP_GET_STATUS64 and close. Nor the waits for xenstored's replies
+# (clock_gettime, poll, read on its socket): replies that arrive in several pieces take
+# more of them, as the stand-in's timing has it (round trips: hp_xs_trips).
 hp_syscalls_within() {
 	local m walk bound
-	m=$(grep -Evc '^[0-9]+ +(\+\+\+|---) ' "$1")
+	m=$(awk 'match($0, /connect\([0-9]+, \{sa_family=AF_UNIX, sun_path="\/var\/run\/xenstored\/socket"/) {
+			fd = substr($0, RSTART + 8); sub(/,.*/, "", fd) }
+		/^[0-9]+ +(\+\+\+|---) / { next }
+		/clock_gettime\(CLOCK_MONOTONIC/ || / poll\(/ { next }
+		fd != "" && index($0, " read(" fd ", ") { next }
+		{ n++ } END { print n + 0 }' "$1")
 	walk=$(grep -Ec 'faccessat\([0-9]+, "loop[0-9]+/loop"' "$1")
 	bound=$(grep -c 'ioctl([0-9]*, LOOP_GET_STATUS64' "$1")
 	m=$((m - walk - 4 * bound))

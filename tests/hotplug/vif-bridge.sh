@@ -53,12 +53,12 @@ check "vif-bridge/offline: xenstore round trips" 1 "$(hp_xs_trips "$HP/libxl-arg
 # geteuid (the kernel's AT_EUID), no getpid, no netlink bind (the kernel binds at the first
 # send)
 if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
-	check "vif-bridge/online: at most 49 system calls (Debian's: $(hp_procs "$HP/libxl-args.debian.strace") processes)" \
-		yes "$(hp_syscalls_within "$HP/libxl-args.forkless.strace" 49)"
+	check "vif-bridge/online: at most 39 system calls (Debian's: $(hp_procs "$HP/libxl-args.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/libxl-args.forkless.strace" 39)"
 fi
 if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
-	check "vif-bridge/offline: at most 25 system calls (Debian's: $(hp_procs "$HP/libxl-args-offline.debian.strace") processes)" \
-		yes "$(hp_syscalls_within "$HP/libxl-args-offline.forkless.strace" 25)"
+	check "vif-bridge/offline: at most 21 system calls (Debian's: $(hp_procs "$HP/libxl-args-offline.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/libxl-args-offline.forkless.strace" 21)"
 fi
 # The frontend's mtu is written ahead of the script's place for it (before the link's down,
 # MAC, flush and MTU, its answer read before the vif is enslaved): sent before the address
