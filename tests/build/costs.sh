@@ -13,8 +13,8 @@ cd "$TOP" || exit 2
 cb=build/costs KB=$cb
 mkdir -p "$cb"
 
-# built_size NAME: build NAME, its size in bytes, or 0 when it failed
-built_size() { build "$1"; stat -c %s "$cb/$1/forkless" 2>/dev/null || echo 0; }
+# size_of NAME: the size in bytes of NAME's binary, or 0 when its build failed
+size_of() { stat -c %s "$cb/$1/forkless" 2>/dev/null || echo 0; }
 # kib BYTES: as KiB with one decimal
 kib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
 # near STATED_KIB BYTES: within 25 % or 0.5 KiB
@@ -34,10 +34,24 @@ prompts=$(awk '
 		sym = "" }' Config.in applets/*.c applets/*/*.c)
 [ -n "$prompts" ] || { fail "costs/prompts" "no prompt states a size"; exit 0; }
 
+# Every configuration first, then the builds, as many at once as there are
+# CPUs (each in its own directory), then the sizes.
 configure full --defconfig=config/full_defconfig
-full=$(built_size full)
 configure allno --allnoconfig
-allno=$(built_size allno)
+names="full allno"
+while read -r sym cost alone; do
+	grep -q "^CONFIG_$sym=y" "$cb/full/.config" || continue
+	configure "no-$sym" --defconfig=config/full_defconfig && set_sym "no-$sym" "$sym" n
+	names="$names no-$sym"
+	if [ -n "$alone" ]; then
+		configure "one-$sym" --allnoconfig && set_sym "one-$sym" "$sym" y
+		names="$names one-$sym"
+	fi
+done <<<"$prompts"
+# shellcheck disable=SC2086
+build_all $names
+full=$(size_of full)
+allno=$(size_of allno)
 if [ "$full" = 0 ] || [ "$allno" = 0 ]; then
 	fail "costs/reference builds" "full: $full, allnoconfig: $allno bytes"
 	exit 0
@@ -47,13 +61,11 @@ while read -r sym cost alone; do
 		fail "costs/$sym" "states a cost in the default build, but is not in full_defconfig"
 		continue
 	fi
-	configure "no-$sym" --defconfig=config/full_defconfig && set_sym "no-$sym" "$sym" n
-	without=$(built_size "no-$sym")
+	without=$(size_of "no-$sym")
 	[ "$without" != 0 ] || { fail "costs/$sym" "the build without it failed: $(tail -3 "$cb/no-$sym.log")"; continue; }
 	c=$((full - without))
 	if [ -n "$alone" ]; then
-		configure "one-$sym" --allnoconfig && set_sym "one-$sym" "$sym" y
-		one=$(built_size "one-$sym")
+		one=$(size_of "one-$sym")
 		[ "$one" != 0 ] || { fail "costs/$sym" "the build of it alone failed: $(tail -3 "$cb/one-$sym.log")"; continue; }
 		a=$((one - allno))
 		info "$sym: ~$(kib $c) KiB in the default build (prompt: ~$cost), ~$(kib $a) KiB alone (prompt: ~$alone)"

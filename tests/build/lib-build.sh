@@ -7,6 +7,10 @@
 # build NAME [MAKE-ARGS...]       make into $KB/NAME, its output in
 #                                 $KB/NAME.log; a stale binary is removed
 #                                 first, so it never passes for a build
+# build_all NAME...               build each NAME as `build` does, as many
+#                                 at once as there are CPUs (each its own
+#                                 directory; build/gen made first, so that
+#                                 no two makes write it)
 # set_sym NAME SYM y|n            the option on or off in NAME's .config,
 #                                 the rest resolved (olddefconfig)
 configure() {
@@ -20,6 +24,20 @@ build() {
 	rm -f "$KB/$name/forkless"
 	make -s O="$KB/$name" BIN="$KB/$name/forkless" KCONFIG_CONFIG="$KB/$name/.config" "$@" \
 		>"$KB/$name.log" 2>&1
+}
+build_all() {
+	local jobs n=0 name
+	jobs=$(nproc 2>/dev/null) || jobs=1
+	make -s build/gen/.applets.stamp build/gen/.kconfig-tools >/dev/null 2>&1
+	for name in "$@"; do
+		build "$name" &
+		n=$((n + 1))
+		if [ $n -ge "$jobs" ]; then
+			wait -n
+			n=$((n - 1))
+		fi
+	done
+	wait
 }
 set_sym() {
 	if [ "$3" = y ]; then

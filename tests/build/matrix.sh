@@ -21,7 +21,34 @@ built_ok() {   # built_ok NAME DESCRIPTION
 # Make sure the shared generated files exist (Config.applets.in).
 make -s build/gen/.applets.stamp >/dev/null 2>&1 || make -s >/dev/null 2>&1
 
-configure allno --allnoconfig; build allno
+# Every configuration first, then the builds, as many at once as there are
+# CPUs (each in its own directory), then the checks.
+configure allno --allnoconfig
+names=allno applets=
+for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
+	name=${sym#*:} sym=${sym%%:*}
+	configure "one-$name" --allnoconfig && set_sym "one-$name" "$sym" y
+	names="$names one-$name" applets="$applets $name"
+done
+configure allyes --allyesconfig
+names="$names allyes"
+# a named defconfig is applied by its make target; a failed one leaves no
+# configuration to build, and so no binary
+defs=
+for d in config/*_defconfig; do
+	name=${d#config/}; name=${name%_defconfig}
+	mkdir -p "$mb/def-$name" && rm -f "$mb/def-$name/.config" &&
+		build "def-$name" "${name}_defconfig" && names="$names def-$name"
+	defs="$defs $name"
+done
+configure glibc --defconfig=config/defconfig
+command -v clang >/dev/null && configure clang --defconfig=config/defconfig
+# shellcheck disable=SC2086
+build_all $names
+build glibc CC=gcc &
+if command -v clang >/dev/null; then build clang CC=clang; fi
+wait
+
 if built_ok allno "allnoconfig (multiplexer only)"; then
 	run_capture "$mb/allno/forkless" --list
 	check "allnoconfig/--list is empty" "0 " "$RC $OUT"
@@ -37,22 +64,16 @@ SKIPPED: mount.9p: applet mount.9p is not built in (Kconfig MOUNT_9P: make menuc
 	check "need_applet/applet built in: silent, status 0" "0 " "$RC $OUT"
 fi
 
-for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
-	name=${sym#*:} sym=${sym%%:*}
-	configure "one-$name" --allnoconfig && set_sym "one-$name" "$sym" y
-	build "one-$name"
+for name in $applets; do
 	if built_ok "one-$name" "only $name"; then
 		run_capture "$mb/one-$name/forkless" --list
 		check "only $name/--list is just $name" "$name" "${OUT%$'\n'}"
 	fi
 done
 
-configure allyes --allyesconfig; build allyes; built_ok allyes "allyesconfig"
+built_ok allyes "allyesconfig"
 
-for d in config/*_defconfig; do
-	name=${d#config/}; name=${name%_defconfig}
-	mkdir -p "$mb/def-$name" && rm -f "$mb/def-$name/.config" &&
-		build "def-$name" "${name}_defconfig" && build "def-$name"
+for name in $defs; do
 	built_ok "def-$name" "${name}_defconfig"
 done
 size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
@@ -69,9 +90,9 @@ file "$mb/def-full/forkless" | grep -q 'statically linked' &&
 
 # glibc (and clang, where installed) must compile the same sources.
 # (built_ok runs whatever happened before it: a failed build is a FAIL.)
-configure glibc --defconfig=config/defconfig; build glibc CC=gcc; built_ok glibc "glibc (CC=gcc)"
+built_ok glibc "glibc (CC=gcc)"
 if command -v clang >/dev/null; then
-	configure clang --defconfig=config/defconfig; build clang CC=clang; built_ok clang "clang (CC=clang, glibc)"
+	built_ok clang "clang (CC=clang, glibc)"
 fi
 
 # A second make with nothing changed rebuilds nothing.
