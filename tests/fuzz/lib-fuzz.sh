@@ -47,8 +47,9 @@ fuzz_target() {
 	# One fuzzing process per CPU, each for its share of the time: as many
 	# seconds of fuzzing as one process for FUZZ_SECONDS, in a fraction of
 	# the wall time (each process loads the corpus itself, so somewhat fewer
-	# inputs: xlcfg, the slowest target, tried half as many). Each job writes fuzz-N.log in $out, which libFuzzer copies to its
-	# own output when the job ends: the log holds every job's.
+	# inputs: xlcfg, the slowest target, tried half as many). Each job
+	# writes fuzz-N.log in $out, which libFuzzer copies to its own output
+	# when the job ends: the log holds every job's.
 	local jobs
 	jobs=$(nproc 2>/dev/null) || jobs=1
 	[ "$jobs" -ge 1 ] && [ "$jobs" -le "$secs" ] || jobs=1
