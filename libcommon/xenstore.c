@@ -41,12 +41,12 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 
 /* The errno an XS_ERROR payload names (xs_wire.h's xsd_errors), or EIO.
  * The names are one string (a pool), their errnos an array beside it. */
-/* Not EAGAIN (a transaction conflict; forkless makes no transactions):
- * -EAGAIN is xs_decode's "incomplete", and an "EAGAIN" reply taken for it
- * would be read on until the deadline. It is -EIO, as unknown names are. */
+/* EAGAIN is a transaction's commit lost to another writer (the caller
+ * runs the transaction again): "incomplete" is XS_MORE, not an errno, so
+ * the two cannot be taken for each other. */
 #define XS_ERRORS(X) X(EINVAL) X(EACCES) X(EEXIST) X(EISDIR) X(ENOENT) \
 	X(ENOMEM) X(ENOSPC) X(EIO) X(ENOTEMPTY) X(ENOSYS) X(EROFS) X(EBUSY) \
-	X(EISCONN) X(E2BIG) X(EPERM)
+	X(EAGAIN) X(EISCONN) X(E2BIG) X(EPERM)
 #define XS_ERROR_NAME(e) #e "\0"
 #define XS_ERROR_VALUE(e) e,
 static int error_named(const char *s, uint32_t len)
@@ -72,13 +72,13 @@ int xs_decode_next(const char *buf, size_t len, uint32_t type,
 	struct xs_header h;
 
 	if (len < sizeof(h))
-		return -EAGAIN;
+		return XS_MORE;
 	memcpy(&h, buf, sizeof(h));
 	if ((h.type != type && h.type != XS_ERROR) || h.req_id != req_id ||
 	    h.len > XS_PAYLOAD_MAX)
 		return -EIO;
 	if (len - sizeof(h) < h.len)
-		return -EAGAIN;
+		return XS_MORE;
 	*used = sizeof(h) + h.len;
 	*payload = buf + sizeof(h);
 	*plen = h.len;
@@ -93,7 +93,7 @@ int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	size_t used = 0;
 	int ret = xs_decode_next(buf, len, type, req_id, &p, &l, &used);
 
-	if (ret == -EAGAIN || used == 0)
+	if (ret == XS_MORE || used == 0)
 		return ret;
 	if (used != len)
 		return -EIO;   /* bytes past the end of the one reply */
@@ -142,7 +142,7 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 
 		ret = xs_decode_next(in, have, ops[i].rq.type, first_id + (uint32_t)i,
 				     &payload, &plen, &used);
-		if (ret != -EAGAIN) {
+		if (ret != XS_MORE) {
 			if (used == 0)   /* malformed: the stream is lost */
 				break;
 			ops[i].ret = ret < 0 ? ret

@@ -57,11 +57,12 @@ size_t xs_encode(char *buf, size_t cap, const struct xs_request *rq,
 		 uint32_t req_id);
 
 /* Check the reply in buf (len bytes so far) to a request of that type and
- * req_id: -EAGAIN while incomplete (more bytes are needed), 0 with the
+ * req_id: XS_MORE while incomplete (more bytes are needed), 0 with the
  * payload when whole, -EIO when malformed (another type or req_id, a
  * length over XS_PAYLOAD_MAX, bytes past the end), -errno for an XS_ERROR
- * reply ("ENOENT" -> -ENOENT; a name it does not know, and "EAGAIN", which
- * would read as incomplete, -> -EIO). */
+ * reply ("ENOENT" -> -ENOENT, "EAGAIN" -> -EAGAIN: a transaction's commit
+ * lost to another writer; a name it does not know -> -EIO). */
+#define XS_MORE 1
 int xs_decode(const char *buf, size_t len, uint32_t type, uint32_t req_id,
 	      const char **payload, uint32_t *plen);
 /* The same for the first reply of a stream (buf may hold more after it):

@@ -11,7 +11,7 @@
  *   - a reply is accepted only whole, with the request's type (or
  *     XS_ERROR, then as -errno) and req_id, a payload within the input
  *     and at most XS_PAYLOAD_MAX bytes; a prefix of it is incomplete
- *     (-EAGAIN) or already refused, never accepted;
+ *     (XS_MORE) or already refused, never accepted;
  *   - the data built is at most 4095 bytes, NUL-terminated, and either
  *     complete or refused (MOPT_TOO_LONG), never cut;
  *   - split as the kernel's LSM parsers split it (at commas outside
@@ -59,7 +59,7 @@ static void fuzz_xs_reply(const char *buf, size_t len, uint32_t type)
 	struct xs_header h;
 	int r = xs_decode(buf, len, type, req_id, &payload, &plen);
 
-	if (r == 0 || (r < 0 && r != -EAGAIN && payload)) {
+	if (r == 0 || (r < 0 && payload)) {
 		/* accepted (or an XS_ERROR): the header says so exactly */
 		memcpy(&h, buf, sizeof(h));
 		if (len != sizeof(h) + h.len || plen != h.len ||
@@ -69,7 +69,7 @@ static void fuzz_xs_reply(const char *buf, size_t len, uint32_t type)
 		    (r == 0) != (h.type == type && type != XS_ERROR))
 			abort();
 	}
-	if (r == -EAGAIN && len >= sizeof(h)) {
+	if (r == XS_MORE && len >= sizeof(h)) {
 		memcpy(&h, buf, sizeof(h));
 		if (len >= sizeof(h) + h.len)
 			abort();   /* all there, yet "incomplete" */
@@ -85,7 +85,7 @@ static void fuzz_xs_reply(const char *buf, size_t len, uint32_t type)
 	for (size_t n = 0; n < whole; n++) {
 		int p = xs_decode(buf, n, type, req_id, &payload, &plen);
 
-		if ((p != -EAGAIN && p != -EIO) || (p == -EIO && r != -EIO))
+		if ((p != XS_MORE && p != -EIO) || (p == -EIO && r != -EIO))
 			abort();
 	}
 }

@@ -5,7 +5,7 @@
  * Invariants: a reply is accepted only whole, of the request's type (or
  * XS_ERROR, then as a negative errno) and req_id, with its payload inside
  * the input and as long as its header says; a prefix of an accepted reply
- * is never accepted (-EAGAIN or an error); read as a stream of replies
+ * is never accepted (XS_MORE or an error); read as a stream of replies
  * (xs_decode_next, req_ids counting up, as pipelined requests are
  * answered), each one taken is whole, inside the input, and exactly what
  * xs_decode accepts alone; an encoded request decodes back to its own
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	memcpy(&req_id, d + 4, 4);
 	len = n - 8;
 	ret = xs_decode(buf, len, type, req_id, &payload, &plen);
-	if (ret == 0 || (ret < 0 && ret != -EAGAIN && ret != -EIO)) {
+	if (ret == 0 || (ret < 0 && ret != -EIO)) {
 		/* whole, and the request's */
 		CHECK(len >= sizeof(h));
 		memcpy(&h, buf, sizeof(h));
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			uint32_t l2;
 			int r2 = xs_decode(buf, cut, type, req_id, &p2, &l2);
 
-			CHECK(r2 == -EAGAIN || r2 == -EIO);
+			CHECK(r2 == XS_MORE || r2 == -EIO);
 		}
 	}
 	if (ret == -EIO)
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				       &payload, &plen, &used);
 
 		if (used == 0) {   /* incomplete or malformed: the stream ends */
-			CHECK(r == -EAGAIN || r == -EIO);
+			CHECK(r == XS_MORE || r == -EIO);
 			break;
 		}
 		CHECK(used >= sizeof(h) && used <= len - at);

@@ -4,7 +4,7 @@
 # standing in for /dev/xen/xenbus), no xenstore at all, and a xenstored
 # that never answers (reported within the call's 30 s budget, before
 # libxl's 40 s kill), and one whose reply in the middle of a batch of
-# reads carries the wrong request id.
+# reads carries the wrong request id, and one that answers a commit EAGAIN.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare xenstore || exit 0
@@ -57,6 +57,25 @@ check "hotplug-xenstore/wrong-id: reported for the key" "<27>TIME root: /etc/xen
 	"$(hp_syslog | grep '<27>')"
 check "hotplug-xenstore/wrong-id: the batch was one write" 1 "$(hp_xs_trips "$HP/wrong-id.strace")"
 check "hotplug-xenstore/wrong-id: nothing written" "" "$(grep -E 'hotplug-(status|error)=.|/mtu=' "$HP/xs/tree")"
+
+# A commit lost to another writer (xenstored answers EAGAIN): the transaction runs again, as
+# xenstore-write's does, so a refusal's hotplug-error and hotplug-status (one transaction, as
+# fatal's one xenstore-write makes them) are written all the same. Debian's script first, over
+# the same state: the same keys.
+for side in debian forkless; do
+	hp_use $side vif-bridge
+	hp_xenstored --lose-commit=/hotplug-error
+	setup
+	xs write backend/vif/1/0/bridge xenbr9   # no such bridge: fatal
+	hp_call "${VIF_ENV[@]}" -- vif-bridge online
+	check "hotplug-xenstore/lost-commit-$side: status" 1 "$RC"
+	check "hotplug-xenstore/lost-commit-$side: written after the retry" \
+		"/local/domain/0/backend/vif/1/0/hotplug-error=Could not find bridge device xenbr9|/local/domain/0/backend/vif/1/0/hotplug-status=error|" \
+		"$(grep -E 'hotplug-(status|error)=' "$HP/xs/tree" | tr '\n' '|')"
+	check "hotplug-xenstore/lost-commit-$side: committed twice" 2 \
+		"$(tail -n +$((HP_XS_MARK + 1)) "$HP/xs/log" | grep -c ' TRANSACTION_END [0-9]* T$')"
+done
+hp_use forkless vif-bridge
 
 # a xenstored that never answers
 hp_xenstored

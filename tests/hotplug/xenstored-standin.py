@@ -1,7 +1,7 @@
 # A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh)
 # and xen-init-list's (tests/xen-init/list.sh; the parts marked "xen-init:"):
 #   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--wrong-id=SUFFIX]
-#                        [--fail-write=SUFFIX]
+#                        [--fail-write=SUFFIX] [--lose-commit=SUFFIX]
 # xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
 # lines, VALUE with Python bytes escapes such as \x00 and \n), and
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
@@ -23,6 +23,10 @@
 # the next request's id (a broken stream, in the middle of a batch).
 # --fail-write=SUFFIX: a WRITE of a path ending in SUFFIX is refused
 # (EACCES), as xenstored refuses a write it does not permit.
+# --lose-commit=SUFFIX: the first commit (TRANSACTION_END "T") of a
+# transaction that wrote a path ending in SUFFIX is answered EAGAIN and
+# dropped, as xenstored answers one whose keys another writer changed
+# meanwhile: the client runs its transaction again.
 import os, selectors, socket, struct, sys, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
@@ -30,6 +34,7 @@ silent = '--silent' in sys.argv[3:]
 use_pty = '--pty' in sys.argv[3:]
 wrong_id = [a[len('--wrong-id='):].encode() for a in sys.argv[3:] if a.startswith('--wrong-id=')]
 fail_write = [a[len('--fail-write='):] for a in sys.argv[3:] if a.startswith('--fail-write=')]
+lose_commit = [a[len('--lose-commit='):] for a in sys.argv[3:] if a.startswith('--lose-commit=')]
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
          17: 'IS_DOMAIN_INTRODUCED'}
@@ -85,7 +90,7 @@ def handle(conn_id, kind, tx, payload):
         t = txs[tx][0]
     if kind == 6:
         i = next_tx[0]; next_tx[0] += 1
-        txs[i] = [dict(tree), gen[0]]
+        txs[i] = [dict(tree), gen[0], set()]   # the paths it wrote
         return kind, str(i).encode() + b'\0'
     if kind == 7:
         st = txs.pop(tx, None)
@@ -93,6 +98,10 @@ def handle(conn_id, kind, tx, payload):
             return 16, b'ENOENT\0'
         if payload.rstrip(b'\0') == b'T':
             if st[1] != gen[0]:
+                return 16, b'EAGAIN\0'
+            lost = [s for s in lose_commit if any(w.endswith(s) for w in st[2])]
+            if lost:
+                lose_commit.remove(lost[0])
                 return 16, b'EAGAIN\0'
             tree.clear(); tree.update(st[0]); gen[0] += 1; save()
         return kind, b'OK\0'
@@ -128,6 +137,8 @@ def handle(conn_id, kind, tx, payload):
     if kind in (11, 12, 13):
         if kind == 11:
             mk(t, parent(p)); t[p] = value
+            if tx:
+                txs[tx][2].add(p)
         elif kind == 12:
             mk(t, p)
         else:
