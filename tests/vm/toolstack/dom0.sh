@@ -544,6 +544,25 @@ if [[ " $ONLY " == *" interactive "* ]]; then
 		fi
 	done
 fi
+# ---- developers: VM_TOOLSTACK_ONLY=floor (HACKING.md "The floor") -----------------------------
+# What any one-process hotplug call costs at the same places of a domU's life: LIFECYCLES
+# rounds of three lifecycles, forkless's applets, then tests/vm/floor.c as the scripts (MODE
+# requests: only the xenstore requests the scripts' contract needs; MODE exit: nothing but
+# online's hotplug-status), untraced as the lifecycles above (tests/vm/proctable's floor
+# table). A floor leaves the disk's loop device attached: detached once its domU is gone.
+# Named only: an empty ONLY does not include it.
+if [[ " $ONLY " == *" floor "* ]]; then
+	use_scripts forkless
+	: >$T/sets   # no script-set tables: the floor table only
+	for i in $(seq $LIFECYCLES); do
+		domu_destroyed forkless /etc/xen/scripts $i
+		for m in requests exit; do
+			domu_destroyed floor-$m $V/floor/$m $i
+			losetup -D
+		done
+		save
+	done
+fi
 # ---- 4. xen-init-name, xen-init-list, xendomains ---------------------------------------------
 # with forkless's hotplug applets when it has them (the same in both xendomains runs: only
 # xen-init-* and python3 differ), else Debian's scripts
