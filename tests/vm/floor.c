@@ -15,7 +15,11 @@
  * block add execs forkless (/usr/bin/forkless, as NAME): the guest's disk needs
  * the real work, and the add is not measured here. No link changes, no loop
  * device (block remove leaves the loop device attached: dom0.sh detaches it),
- * no log: a floor, not a hotplug script. Exit 1 on any error. */
+ * no log: a floor, not a hotplug script. Exit 1 on any error.
+ * Its few lines of xs_wire are its own, not libcommon/xenstore.c's client: a
+ * floor is what any implementation must pay, so it sends the bytes and reads
+ * the replies with nothing of forkless's around them (no deadline, no checks
+ * of each reply); forkless's client is what it is measured against. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
