@@ -558,17 +558,19 @@ if [[ " $ONLY " == *" interactive "* ]]; then
 fi
 # ---- developers: VM_TOOLSTACK_ONLY=floor (HACKING.md "The floor") -----------------------------
 # What any one-process hotplug call costs at the same places of a domU's life: LIFECYCLES
-# rounds of three lifecycles, forkless's applets, then tests/vm/floor.c as the scripts (MODE
-# requests: only the xenstore requests the scripts' contract needs; MODE exit: nothing but
-# online's hotplug-status), untraced as the lifecycles above (tests/vm/proctable's floor
-# table). A floor leaves the disk's loop device attached: detached once its domU is gone.
+# rounds of four lifecycles, forkless's applets, then tests/vm/floor.c as the scripts (MODE
+# work: the requests below and the contract's link change or loop detach, each in the
+# fewest requests; MODE requests: only the xenstore requests the scripts' contract needs;
+# MODE exit: nothing but online's hotplug-status), untraced as the lifecycles above
+# (tests/vm/proctable's floor table). requests and exit leave the disk's loop device
+# attached: detached once its domU is gone.
 # Named only: an empty ONLY does not include it.
 if [[ " $ONLY " == *" floor "* ]]; then
 	use_scripts forkless
 	: >$T/sets   # no script-set tables: the floor table only
 	for i in $(seq $LIFECYCLES); do
 		domu_destroyed forkless /etc/xen/scripts $i
-		for m in requests exit; do
+		for m in work requests exit; do
 			domu_destroyed floor-$m $V/floor/$m $i
 			losetup -D
 		done
