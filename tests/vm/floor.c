@@ -25,13 +25,14 @@
  * block add execs forkless (/usr/bin/forkless, as NAME): the guest's disk needs
  * the real work, and the add is not measured here. Other modes make no link
  * changes and leave block remove's loop device attached (dom0.sh detaches it);
- * no mode logs (work: one line on stderr, for libxl's log, when offline finds
- * its vif gone or the change refused): a floor, not a hotplug script. Exit 1 on
- * any other error.
- * Its few lines of xs_wire are its own, not libcommon/xenstore.c's client: a
- * floor is what any implementation must pay, so it sends the bytes and reads
- * the replies with nothing of forkless's around them (no deadline, no checks
- * of each reply); forkless's client is what it is measured against. */
+ * no mode logs (work: one line on stderr, for libxl's log, when offline makes
+ * no change, its vif gone or the change refused; it exits 0): a floor, not a
+ * hotplug script. Exit 1 on any other error.
+ * Its few lines of xs_wire, of RTM_NEWLINK and of the loop detach are its own,
+ * not libcommon's xenstore.c, netlink.c and loopdev.c: a floor is what any
+ * implementation must pay, so it sends the bytes and reads the replies with
+ * nothing of forkless's around them (no deadline, no checks of each reply);
+ * forkless's code is what it is measured against. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <net/if.h>
@@ -117,9 +118,10 @@ static void exchange(int fd, size_t len, int n)
 static int ifindex(const char *name)
 {
 	struct ifreq r = { 0 };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int fd;
 
-	if (fd < 0 || strlen(name) >= sizeof(r.ifr_name))
+	if (strlen(name) >= sizeof(r.ifr_name) ||
+	    (fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
 		return -1;
 	memcpy(r.ifr_name, name, strlen(name));
 	if (ioctl(fd, SIOCGIFINDEX, &r) < 0)
@@ -132,7 +134,6 @@ static int ifindex(const char *name)
  * attributes (rtattr: len, type; 4-aligned). */
 static unsigned char msg[256];
 static size_t msg_len;
-static const char *link_gone = "floor: offline: no link change\n";
 
 static void put32(size_t at, uint32_t v) { memcpy(msg + at, &v, 4); }
 
@@ -145,9 +146,9 @@ static void attr(uint16_t type, const void *data, uint16_t len)
 	msg_len += (4u + len + 3u) & ~3u;
 }
 
-/* vif-bridge's link change in one RTM_NEWLINK, acknowledged: 0, or -1 when
- * the link or the bridge is not there or the kernel refused the change. */
-static int link_change(int up, const char *bridge, const char *mtu_key)
+/* vif-bridge's link change in one RTM_NEWLINK, acknowledged: NULL, or why
+ * not (offline's line for libxl's log). Exit 1 when netlink itself fails. */
+static const char *link_change(int up, const char *bridge, const char *mtu_key)
 {
 	static const unsigned char mac[6] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const char *dev = getenv("vif");
@@ -157,10 +158,8 @@ static int link_change(int up, const char *bridge, const char *mtu_key)
 	int32_t err;
 	int fd, index = dev ? ifindex(dev) : -1;
 
-	if (index < 0) {
-		link_gone = "floor: offline: no such link (gone)\n";
-		return -1;
-	}
+	if (index < 0)
+		return "floor: no such link (gone)\n";
 	memset(msg, 0, 32);
 	memcpy(msg + 4, type_flags, 4);
 	put32(8, 1);                              /* seq */
@@ -176,21 +175,22 @@ static int link_change(int up, const char *bridge, const char *mtu_key)
 			ssize_t r;
 
 			if (strlen(bridge) > 32)
-				return -1;
+				return "floor: the bridge's name is too long\n";
 			strcat(strcat(path, bridge), "/mtu");
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			r = fd < 0 ? -1 : read(fd, m, sizeof(m) - 1);
+			if (fd >= 0)
+				close(fd);
 			if (r <= 0)
-				return -1;
+				return "floor: no MTU for the bridge\n";
 			m[r] = '\0';
 			mtu_key = m;
-			close(fd);
 		}
 		mtu = (uint32_t)strtoul(mtu_key, NULL, 10);
 		attr(IFLA_ADDRESS, mac, sizeof(mac));
 		attr(IFLA_MTU, &mtu, sizeof(mtu));
 		if ((index = ifindex(bridge)) < 0)
-			return -1;
+			return "floor: no such bridge\n";
 		master = (uint32_t)index;
 	}
 	attr(IFLA_MASTER, &master, sizeof(master));
@@ -204,9 +204,7 @@ static int link_change(int up, const char *bridge, const char *mtu_key)
 	if (type_flags[0] != NLMSG_ERROR)
 		_exit(1);
 	close(fd);
-	if (err)
-		link_gone = "floor: offline: the kernel refused the change\n";
-	return err ? -1 : 0;
+	return err ? "floor: the kernel refused the change\n" : NULL;
 }
 
 /* block remove's loop detach: two openers, so that LOOP_CLR_FD takes the
@@ -263,19 +261,19 @@ int main(int argc, char **argv, char **envp)
 			{ "vifname", "bridge", "mtu", NULL },  /* vif online */
 		};
 		const char *const *k = keys[block ? 0 : up ? 2 : 1];
+		const char *why = NULL;
 
 		for (; *k; k++)
 			len = put(len, XS_READ, ++id, xp, *k, NULL);
 		exchange(fd, len, (int)id);
 		if (work && block)
 			loop_detach(kept[2]);
-		else if (work && link_change(up, kept[1], up ? kept[2] : "") < 0) {
-			if (up)
-				_exit(1);
-			/* offline: do_without_error (the vif may be gone);
-			 * one line for libxl's log, which says which */
-			(void)!write(2, link_gone, strlen(link_gone));
-		}
+		else if (work)
+			why = link_change(up, kept[1], up ? kept[2] : "");
+		if (why && up)
+			_exit(1);
+		if (why)   /* offline: do_without_error (the vif may be gone) */
+			(void)!write(2, why, strlen(why));
 	}
 	if (up)
 		exchange(fd, put(0, XS_WRITE, ++id, xp, "hotplug-status",
