@@ -31,7 +31,10 @@ DESTDIR ?= /
 # applet table) does not depend on the configuration: one copy, in
 # build/gen, serves every O= (Config.in sources it by that path).
 GEN := build/gen
-APPLET_SRCS := $(sort $(wildcard applets/*.c applets/*/*.c))
+# One folder per applet family: applets/FAMILY/*.c, its menu
+# applets/FAMILY/Config.in.
+APPLET_SRCS := $(sort $(wildcard applets/*/*.c))
+FAMILY_MENUS := $(sort $(wildcard applets/*/Config.in))
 SRCS := $(sort $(wildcard core/*.c)) $(sort $(wildcard libcommon/*.c)) \
 	$(APPLET_SRCS)
 OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS))
@@ -99,12 +102,12 @@ $(GEN)/.kconfig-tools:
 	@mkdir -p $(@D) && touch $@
 
 # ---- generated files (each rewritten only when its content changes) ----
-$(GEN)/.applets.stamp: $(APPLET_SRCS) config/gen-applets.sh
+$(GEN)/.applets.stamp: $(APPLET_SRCS) $(FAMILY_MENUS) config/gen-applets.sh
 	$(Q)config/gen-applets.sh $(GEN) $(APPLET_SRCS)
 	@touch $@
 $(GEN)/Config.applets.in $(GEN)/applet_table.h: $(GEN)/.applets.stamp ;
 
-$(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
+$(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in $(FAMILY_MENUS) | $(GEN)/.kconfig-tools
 	@mkdir -p $(@D)
 	$(Q)if [ -f $@ ]; then \
 		$(KCONFIG_CONF) --olddefconfig Config.in >/dev/null; \
@@ -114,16 +117,16 @@ $(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools
 	fi
 	@touch $@
 
-$(O)/include/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/Config.applets.in config/gen-autoconf.sh
+$(O)/include/.autoconf.stamp: $(KCONFIG_CONFIG) Config.in $(GEN)/.applets.stamp config/gen-autoconf.sh
 	@mkdir -p $(@D)
 	$(Q)sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
-		Config.in $(GEN)/Config.applets.in >$(O)/include/symbols
+		Config.in $(GEN)/applets/*/Config.in >$(O)/include/symbols
 	$(Q)config/gen-autoconf.sh $(KCONFIG_CONFIG) $(O)/include/symbols $(O)/include/autoconf.h
 	@touch $@
 $(O)/include/autoconf.h: $(O)/include/.autoconf.stamp ;
 
 # ---- configuration -------------------------------------------------------
-CONFIG_DEPS := Config.in $(GEN)/Config.applets.in | $(GEN)/.kconfig-tools \
+CONFIG_DEPS := Config.in $(GEN)/Config.applets.in $(FAMILY_MENUS) | $(GEN)/.kconfig-tools \
 	$(dir $(KCONFIG_CONFIG))
 $(sort $(dir $(KCONFIG_CONFIG))):
 	@mkdir -p $@

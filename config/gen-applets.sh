@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen-applets.sh OUTDIR applets/*.c
+# gen-applets.sh OUTDIR applets/FAMILY/*.c
 #
 # BusyBox-style: an applet describes itself in its own .c file, in comment
 # lines the build collects here:
@@ -23,8 +23,13 @@
 #                 FALLBACK applet only for these names
 #   //usage:TEXT        a line of the --help text of the last //applet: line
 #                       above it
-# Writes OUTDIR/Config.applets.in and OUTDIR/applet_table.h, each only when
-# its content changes, so an unchanged tree rebuilds nothing. A symbol of an
+# Every applet source lives in a family folder applets/FAMILY/, whose
+# Config.in is the family's menu: it sources OUTDIR/applets/FAMILY/Config.in,
+# which this script writes from the //config: lines of that folder's files,
+# so an applet's entry lands in its family's menu wherever its file sorts.
+# OUTDIR/Config.applets.in sources each family's menu, in folder order.
+# Writes those and OUTDIR/applet_table.h, each only when its content
+# changes, so an unchanged tree rebuilds nothing. A symbol of an
 # //applet: line without a `config SYMBOL` entry in some //config: line is
 # an error naming the file, line and symbol (a typo would otherwise build
 # an applet that is never enabled).
@@ -37,11 +42,33 @@ update() {   # update FILE: move FILE.tmp over FILE if they differ
 	if cmp -s "$1.tmp" "$1"; then rm -f "$1.tmp"; else mv "$1.tmp" "$1"; fi
 }
 
+families=
 for f in "$@"; do
-	sed -n 's,^//config:,,p' "$f"
-done >"$out/Config.applets.in.tmp"
+	case $f in
+	applets/*/*/*) ;;        # one level of folders only
+	applets/*/*.c) fam=${f#applets/}; fam=${fam%%/*}
+		case " $families " in *" $fam "*) ;; *) families="$families $fam" ;; esac
+		continue ;;
+	esac
+	echo "$f: an applet source must be applets/FAMILY/NAME.c" >&2
+	exit 1
+done
+: >"$out/Config.applets.in.tmp"
+for fam in $families; do
+	if [ ! -f "applets/$fam/Config.in" ]; then
+		echo "applets/$fam/Config.in: missing (every family folder has its menu file)" >&2
+		rm -f "$out/Config.applets.in.tmp"; exit 1
+	fi
+	echo "source \"applets/$fam/Config.in\"" >>"$out/Config.applets.in.tmp"
+	mkdir -p "$out/applets/$fam"
+	for f in "$@"; do
+		case $f in "applets/$fam/"*) sed -n 's,^//config:,,p' "$f" ;; esac
+	done >"$out/applets/$fam/Config.in.tmp"
+done
+# every entry, for the symbol check below
+for fam in $families; do cat "$out/applets/$fam/Config.in.tmp"; done >"$out/entries.tmp"
 
-awk -v symfile="$out/Config.applets.in.tmp" '
+awk -v symfile="$out/entries.tmp" '
 BEGIN {
 	while ((getline line < symfile) > 0)
 		if (line ~ /^[ \t]*(menu)?config[ \t]+[A-Za-z0-9_]+/) {
@@ -167,6 +194,12 @@ END {
 	}
 	print "\t{ 0 }   /* sentinel; also keeps an allnoconfig table valid C */"
 	print "};"
-}' "$@" >"$out/applet_table.h.tmp" || { rm -f "$out/applet_table.h.tmp" "$out/Config.applets.in.tmp"; exit 1; }
+}' "$@" >"$out/applet_table.h.tmp" || {
+	rm -f "$out/applet_table.h.tmp" "$out/Config.applets.in.tmp" "$out/entries.tmp"
+	for fam in $families; do rm -f "$out/applets/$fam/Config.in.tmp"; done
+	exit 1
+}
+rm -f "$out/entries.tmp"
+for fam in $families; do update "$out/applets/$fam/Config.in"; done
 update "$out/Config.applets.in"
 update "$out/applet_table.h"

@@ -17,6 +17,17 @@
  * the script passes to block-TYPE) and hooks in block-*.d go to the
  * diverted block.distrib.
  */
+//config:config HOTPLUG_BLOCK
+//config:	bool "block: phy: and file: disks, loop devices (~10.5 KiB; ~22 KiB alone)"
+//config:	default y
+//config:	select ERRNO_TEXTS_NET
+//config:	help
+//config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
+//config:	  process instead of 27-150: the sharing check in one
+//config:	  xenstore walk, loop devices by LOOP_CONFIGURE, the
+//config:	  block lock shared with the scripts. Other disk types run
+//config:	  the diverted block.distrib.
+//config:
 //applet:HOTPLUG_BLOCK block etc/xen/scripts/block block_main 0
 //usage:Usage: block add|remove
 //usage:Xen hotplug script (libxl runs it) for phy: and file: disks, as

@@ -1,43 +1,8 @@
-/* hotplug.c - the Xen hotplug applets' shared part (see hotplug.h), and
- * the family's Kconfig entries (the //applet: lines are in vif-bridge.c,
- * vif-route.c and block.c). Section GC drops what no enabled applet uses.
+/* hotplug.c - the Xen hotplug applets' shared part (see hotplug.h).
+ * Each applet's //config:, //applet: and //usage: lines are in its own
+ * file (vif-bridge.c, vif-route.c, block.c); the menu is Config.in.
+ * Section GC drops what no enabled applet uses.
  */
-//config:menu "Xen hotplug scripts (libxl's vif-bridge, vif-route, block)"
-//config:
-//config:config HOTPLUG_VIF_BRIDGE
-//config:	bool "vif-bridge: a vif on a bridge, by netlink (~4.6 KiB; ~19 KiB alone)"
-//config:	default y
-//config:	select ERRNO_TEXTS_NET
-//config:	help
-//config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
-//config:	  in one process instead of ~40: the bridge choice, vifname,
-//config:	  MAC, address flush, MTU, enslave, hotplug-status. Hooks and
-//config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
-//config:	  The first hotplug applet brings the shared part (xenstore
-//config:	  client, locks, syslog, the fallback; netlink for the vif
-//config:	  scripts): ~10 KiB of the 17-21 KiB one costs alone. All
-//config:	  three cost ~27.5 KiB (musl static, -Os, LTO, help texts on).
-//config:
-//config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~3 KiB; ~18 KiB alone)"
-//config:	default y
-//config:	select ERRNO_TEXTS_NET
-//config:	help
-//config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
-//config:	  address on the vif, proxy ARP, a route per guest address.
-//config:
-//config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~10.5 KiB; ~22 KiB alone)"
-//config:	default y
-//config:	select ERRNO_TEXTS_NET
-//config:	help
-//config:	  /etc/xen/scripts/block as Debian 4.17's script, in one
-//config:	  process instead of 27-150: the sharing check in one
-//config:	  xenstore walk, loop devices by LOOP_CONFIGURE, the
-//config:	  block lock shared with the scripts. Other disk types run
-//config:	  the diverted block.distrib.
-//config:
-//config:endmenu
 #include <stddef.h>
 #include <ctype.h>
 #include <errno.h>

@@ -12,6 +12,14 @@
  * Entries of ip other than IPv4 ADDR[/LEN] or "default" go to the
  * diverted vif-route.distrib, as do hooks and tap calls (vif-common.c).
  */
+//config:config HOTPLUG_VIF_ROUTE
+//config:	bool "vif-route: a routed vif, by netlink (~3 KiB; ~18 KiB alone)"
+//config:	default y
+//config:	select ERRNO_TEXTS_NET
+//config:	help
+//config:	  /etc/xen/scripts/vif-route as Debian 4.17's script: dom0's
+//config:	  address on the vif, proxy ARP, a route per guest address.
+//config:
 //applet:HOTPLUG_VIF_ROUTE vif-route etc/xen/scripts/vif-route vif_route_main 0
 //usage:Usage: vif-route online|offline|add|remove
 //usage:Xen hotplug script (libxl runs it): route the vif named by $vif, as

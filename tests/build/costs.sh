@@ -31,7 +31,7 @@ prompts=$(awk '
 		if (match($0, /\(~[0-9.]+ KiB/)) c = substr($0, RSTART + 2, RLENGTH - 6)
 		if (match($0, /~[0-9.]+ KiB alone/)) a = substr($0, RSTART + 1, RLENGTH - 11)
 		if (c != "") print sym, c, a
-		sym = "" }' Config.in applets/*.c applets/*/*.c)
+		sym = "" }' Config.in applets/*/*.c)
 [ -n "$prompts" ] || { fail "costs/prompts" "no prompt states a size"; exit 0; }
 
 # Every configuration first, then the builds, as many at once as there are

@@ -30,7 +30,7 @@ fi
 objdir=$base/obj
 make -s O="$objdir" BIN="$objdir/forkless" LTO=no >/dev/null 2>&1 ||
 	{ fail "cycles/build" "make failed"; exit 0; }
-objs=$(for c in core/*.c libcommon/*.c applets/*.c applets/*/*.c; do
+objs=$(for c in core/*.c libcommon/*.c applets/*/*.c; do
 	[ -f "$c" ] && echo "build/${c%.c}.o"; done | sort)
 obj() { echo "$objdir/${1#build/}"; }
 for o in $objs; do nm "$(obj "$o")" | awk -v o="$o" '$2 ~ /^[TDRB]$/ {print $3, o}'; done | sort -u >"$base/defs"

@@ -25,7 +25,7 @@ make -s build/gen/.applets.stamp >/dev/null 2>&1 || make -s >/dev/null 2>&1
 # CPUs (each in its own directory), then the checks.
 configure allno --allnoconfig
 names=allno applets=
-for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*.c applets/*/*.c); do
+for sym in $(sed -n 's,^//applet:\([A-Z0-9_]*\) \([^ ]*\) .*,\1:\2,p' applets/*/*.c); do
 	name=${sym#*:} sym=${sym%%:*}
 	configure "one-$name" --allnoconfig && set_sym "one-$name" "$sym" y
 	names="$names one-$name" applets="$applets $name"
@@ -106,9 +106,9 @@ else
 	fail "build/second make rebuilds nothing" "$out"
 fi
 # Touching one applet rebuilds that object and relinks, nothing else.
-touch applets/xen.c
+touch applets/xen/xen.c
 out=$(make O="$mb/def-full" BIN="$mb/def-full/forkless" KCONFIG_CONFIG="$mb/def-full/.config" 2>&1)
-check "build/touching applets/xen.c rebuilds only it" "  CC      applets/xen.c
+check "build/touching applets/xen/xen.c rebuilds only it" "  CC      applets/xen/xen.c
   LD      $mb/def-full/forkless" "$out"
 
 # savedefconfig: a minimal file that reproduces the configuration.

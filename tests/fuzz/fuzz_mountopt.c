@@ -1,5 +1,5 @@
 /* fuzz_mountopt.c - libFuzzer target for the mount option engine
- * (applets/mountopt.c) and the reply parser of the xenstore client
+ * (applets/mount/mountopt.c) and the reply parser of the xenstore client
  * (libcommon/xenstore.c, xs_decode) that mount-shared reads tags with.
  *
  * Input: byte 0 picks the table (vboxsf, 9p, virtiofs, xenstore reply),
@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "libcommon.h"
-#include "mountopt.h"
+#include "mount/mountopt.h"
 #include "xenstore.h"
 
 static int vbox;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "libcommon.h"
-#include "xen.h"
-#include "cgroup-resolve.h"
+#include "xen/xen.h"
+#include "cgroup/cgroup-resolve.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

@@ -1,5 +1,5 @@
 /* fuzz_xeninitlist.c - libFuzzer target for xen-init-list's reading of a
- * DIRECTORY /local/domain reply (applets/xen-init.c,
+ * DIRECTORY /local/domain reply (applets/xen/xen-init.c,
  * xen_domids_of_directory and xen_domid_next). The first input byte picks
  * what the rest is: even, the reply's payload; odd, a whole xenstore
  * message as it comes off the wire (xs_decode first, as xs_request does).
@@ -12,7 +12,7 @@
 
 #include "libcommon.h"
 #include "xenstore.h"
-#include "xen-init.h"
+#include "xen/xen-init.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

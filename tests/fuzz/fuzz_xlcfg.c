@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "xlcfg.h"
+#include "xen/xlcfg.h"
 #include "../xen-init/libxlutil.h"   /* the real parser's prototypes */
 
 #define INPUT_MAX 6000   /* lib-fuzz.sh runs with -max_len=6000 */

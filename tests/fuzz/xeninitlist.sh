@@ -9,5 +9,5 @@ lib=$(ls "$TOP"/libcommon/*.c | grep -v -e multicall.c -e install.c -e links.c \
 	-e mountopt.c -e passwd.c)
 # shellcheck disable=SC2086
 fuzz_target xeninitlist "$TOP/tests/fuzz/corpus-xeninitlist" \
-	"$TOP/tests/fuzz/fuzz_xeninitlist.c" "$TOP/applets/xen-init.c" "$TOP/applets/xlcfg.c" $lib
+	"$TOP/tests/fuzz/fuzz_xeninitlist.c" "$TOP/applets/xen/xen-init.c" "$TOP/applets/xen/xlcfg.c" $lib
 exit 0

@@ -2,7 +2,7 @@
 # Unit tests of the pure helpers: each tests/unit/test_*.c is built with
 # gcc and ASan/UBSan against all of libcommon (helpers only: the applet
 # table and dispatch are core/'s) plus the sources its first line names:
-#   // sources: applets/xen.c
+#   // sources: applets/xen/xen.c
 . "$(dirname "$0")/../lib.sh"
 out=$TMPBASE/unit
 mkdir -p "$out"
@@ -11,7 +11,7 @@ cfg=$out/.config
 ( cd "$TOP" && KCONFIG_CONFIG=$cfg kconfig-conf --allyesconfig Config.in >/dev/null ) ||
 	{ fail unit/config "kconfig-conf --allyesconfig failed"; exit 0; }
 sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
-	"$TOP/Config.in" "$TOP/build/gen/Config.applets.in" >"$out/symbols"
+	"$TOP/Config.in" "$TOP"/build/gen/applets/*/Config.in >"$out/symbols"
 "$TOP/config/gen-autoconf.sh" "$cfg" "$out/symbols" "$out/autoconf.h"
 
 lib=$(ls "$TOP"/libcommon/*.c)

@@ -1,5 +1,5 @@
-// sources: applets/mountopt.c
-/* test_mountopt.c - the mount option engine (applets/mountopt.c), the
+// sources: applets/mount/mountopt.c
+/* test_mountopt.c - the mount option engine (applets/mount/mountopt.c), the
  * passwd/group lookup (libcommon/passwd.c) and the xenstore wire
  * messages mount-shared sends and checks (libcommon/xenstore.c). */
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "unit.h"
 #include "libcommon.h"
-#include "mountopt.h"
+#include "mount/mountopt.h"
 #include "xenstore.h"
 
 static int vbox_answer;

@@ -1,11 +1,11 @@
-// sources: applets/xen.c
+// sources: applets/xen/xen.c
 /* Unit tests of the Xen applets' pure parts: sysfs value validation,
  * dash `read` semantics, tool path building. */
 #include <errno.h>
 #include <string.h>
 
 #include "libcommon.h"
-#include "xen.h"
+#include "xen/xen.h"
 #include "unit.h"
 
 static int version_ok(const char *s, const char *digits)

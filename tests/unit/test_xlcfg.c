@@ -1,4 +1,4 @@
-// sources: applets/xlcfg.c
+// sources: applets/xen/xlcfg.c
 /* Unit tests of xlcfg_parse's contract (what tests/xen-init/corpus.sh
  * cannot see through the applet): the size limit, the value buffer's
  * bound, the key table at its largest, error lines and positions. The
@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "xlcfg.h"
+#include "xen/xlcfg.h"
 #include "unit.h"
 
 static struct xlcfg_keys keys;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The early exec path (applets/xen-early.c) in builds other than the
+# The early exec path (applets/xen/xen-early.c) in builds other than the
 # default: with a stack protector requested (it must still not read a
 # canary before TLS exists), and without XEN_EARLY_EXEC (the main() path
 # must then meet the budget of 6 syscalls between the execves).

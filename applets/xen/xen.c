@@ -55,8 +55,6 @@
 //usage:
 //usage:Deprecated by Debian: warn on stderr, then run xl as `xen` does.
 
-//config:menu "Xen applets (Debian xen-utils-common drop-ins)"
-//config:
 //config:config XEN_UTILS_WRAPPER
 //config:	bool "xen-utils-wrapper: the dispatcher behind xl, xentop... (~1 KiB)"
 //config:	default y
@@ -108,8 +106,6 @@
 //config:	  (arch_prctl, set_tid_address). Any failure falls back to the
 //config:	  normal path, which reports it. Other libcs and architectures
 //config:	  always take the normal path.
-//config:
-//config:endmenu
 
 #include <errno.h>
 #include <string.h>

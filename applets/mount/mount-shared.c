@@ -1,7 +1,7 @@
 /* mount-shared.c - mount-shared and mount.shared: find a share by its tag
  * (virtiofs and virtio 9p tags in sysfs, Xen 9pfs tags in xenstore,
  * VirtualBox shared folders by name) and mount it as mount.TYPE would
- * (mount_run(), in mount.c; the family's Kconfig entries are there too).
+ * (mount_run(), in mount.c).
  *
  * shared_main() scans argv, then polls for_each_share() every 100 ms
  * until TAG is seen or the wait (-w or -o wait=SECONDS) has passed (a
@@ -18,6 +18,31 @@
  * of the options before they are parsed (the kernel never sees it); -t
  * shared.9p|virtiofs|vboxsf (fstab type shared.9p) restricts the kinds.
  */
+//config:config MOUNT_SHARED
+//config:	bool "mount-shared: mount a share by its tag (~0.8 KiB; ~19 KiB alone)"
+//config:	default y
+//config:	help
+//config:	  Finds TAG among virtiofs and virtio-9p tags (sysfs), Xen 9pfs
+//config:	  tags (xenstore) and, in a VirtualBox guest, vboxsf shares, waits
+//config:	  for it at boot (-w), and mounts it with the logic of whichever
+//config:	  mount.TYPE helpers are enabled. -l lists the tags. Next to
+//config:	  the three helpers and mount.shared (the same code) ~0.8 KiB;
+//config:	  alone ~19 KiB.
+//config:
+//config:config MOUNT_SHARED_TYPE
+//config:	bool "mount.shared: filesystem type shared for fstab (~0.75 KiB; ~19 KiB alone)"
+//config:	default y
+//config:	help
+//config:	  /sbin/mount.shared: mount-shared as a mount(8) helper, so that
+//config:	  `mount -t shared TAG DIR` and an fstab line
+//config:	  `TAG DIR shared nofail,wait=10 0 0` find TAG, wait for it
+//config:	  (wait=SECONDS, never passed to the kernel; mount(8) does not
+//config:	  pass x-* options to helpers) and mount it as 9p, virtiofs or
+//config:	  vboxsf. fstab type shared.9p (-t shared.TYPE) restricts the
+//config:	  kinds. Next to mount-shared ~0.6 KiB (the same code), its
+//config:	  --help text ~0.6 KiB more with FORKLESS_HELP; alone,
+//config:	  as much as mount-shared alone.
+//config:
 //applet:MOUNT_SHARED mount-shared usr/bin/mount-shared mount_shared_main OWN_HELP
 //usage:Usage: mount-shared [-sfnvh] [-t TYPE] [-o OPTS] [-w SECONDS] [-N NS] TAG DIR
 //usage:       mount-shared -l

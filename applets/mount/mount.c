@@ -68,11 +68,6 @@
 //usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure.
-/* The family's menu, mount-shared's entry included (its //applet: and
- * //usage: lines are in mount-shared.c): the build collects //config:
- * lines file by file, and one menu cannot span two files. */
-//config:menu "Mount helpers for hypervisor shared folders"
-//config:
 //config:config MOUNT_VBOXSF
 //config:	bool "mount.vboxsf: VirtualBox shared folders (~1.5 KiB; ~13.5 KiB alone)"
 //config:	default y
@@ -103,33 +98,6 @@
 //config:	  /sbin/mount.virtiofs (dax, dax=always|never|inode). Alone
 //config:	  ~12.5 KiB (the shared helper code); next to another helper,
 //config:	  ~0.5 KiB.
-//config:
-//config:config MOUNT_SHARED
-//config:	bool "mount-shared: mount a share by its tag (~0.8 KiB; ~19 KiB alone)"
-//config:	default y
-//config:	help
-//config:	  Finds TAG among virtiofs and virtio-9p tags (sysfs), Xen 9pfs
-//config:	  tags (xenstore) and, in a VirtualBox guest, vboxsf shares, waits
-//config:	  for it at boot (-w), and mounts it with the logic of whichever
-//config:	  of the helpers above are enabled. -l lists the tags. Next to
-//config:	  the three helpers and mount.shared (the same code) ~0.8 KiB;
-//config:	  alone ~19 KiB.
-//config:
-//config:config MOUNT_SHARED_TYPE
-//config:	bool "mount.shared: filesystem type shared for fstab (~0.75 KiB; ~19 KiB alone)"
-//config:	default y
-//config:	help
-//config:	  /sbin/mount.shared: mount-shared as a mount(8) helper, so that
-//config:	  `mount -t shared TAG DIR` and an fstab line
-//config:	  `TAG DIR shared nofail,wait=10 0 0` find TAG, wait for it
-//config:	  (wait=SECONDS, never passed to the kernel; mount(8) does not
-//config:	  pass x-* options to helpers) and mount it as 9p, virtiofs or
-//config:	  vboxsf. fstab type shared.9p (-t shared.TYPE) restricts the
-//config:	  kinds. Next to mount-shared ~0.6 KiB (the same code), its
-//config:	  --help text ~0.6 KiB more with FORKLESS_HELP; alone,
-//config:	  as much as mount-shared alone.
-//config:
-//config:endmenu
 
 #include <errno.h>
 #include <fcntl.h>
