@@ -1,0 +1,38 @@
+# tests/bench/lib-bench.sh - sourced by the benchmarks (after tests/lib.sh):
+# how a benchmark hands its table to docs/benchmarks.md.
+#
+# bench_table NAME PRODUCER: stdin (a Markdown table, with its notes) is
+# written to build/bench/NAME.md, followed by the stamp line: which
+# command produced it, the revision of the tree, the machine. `make
+# bench-docs` (tests/bench/docs) copies the file into the block
+# <!-- bench:NAME --> ... <!-- /bench:NAME --> of docs/benchmarks.md.
+# tests/vm/proctable writes its tables the same way (its bench_stamp).
+
+# ratio_spread A-LIST B-LIST [%]: "MEDIAN (MIN–MAX)" of the ratios
+# A[i]/B[i] of two space-separated lists of the same length (one value per
+# round); with %, as percentages ("2.1 % (1.8–2.6 %)").
+ratio_spread() {
+	awk -v a="$1" -v b="$2" -v pc="${3:-}" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) r[i] = (y[i] > 0 ? x[i] / y[i] : 0) * (pc == "%" ? 100 : 1)
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+		m = r[int(n / 2) + 1]
+		f = m >= 10 ? "%.0f" : m >= 0.1 ? (pc == "%" ? "%.1f" : "%.2f") : "%.4f"
+		u = (pc == "%" ? " %%" : "")
+		printf f u " (" f "–" f u ")", m, r[1], r[n]
+	}'
+}
+
+bench_stamp() { # PRODUCER
+	local rev cpu
+	rev=$(git -C "$TOP" describe --always --dirty 2>/dev/null) || rev="(not a git tree)"
+	cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	printf '_Produced by %s at revision `%s` on %s × %s, Linux %s, %s._\n' \
+		"$1" "$rev" "$(nproc)" "${cpu:-unknown CPU}" "$(uname -r)" "$(date -u +%Y-%m-%d)"
+}
+
+bench_table() { # NAME PRODUCER
+	local out=$TOP/build/bench/$1.md
+	mkdir -p "$TOP/build/bench"
+	{ cat; echo; bench_stamp "$2"; } >"$out.tmp" && mv "$out.tmp" "$out"
+}
