@@ -7,6 +7,7 @@
 # bench-docs` (tests/bench/docs) copies the file into the block
 # <!-- bench:NAME --> ... <!-- /bench:NAME --> of docs/benchmarks.md.
 # tests/vm/proctable writes its tables the same way (its bench_stamp).
+# BENCH_REV, when set (tests/bench/run sets it once), is the revision.
 
 # ratio_spread A-LIST B-LIST [%]: "MEDIAN (MIN–MAX)" of the ratios
 # A[i]/B[i] of two space-separated lists of the same length (one value per
@@ -25,7 +26,8 @@ ratio_spread() {
 
 bench_stamp() { # PRODUCER
 	local rev cpu
-	rev=$(git -C "$TOP" describe --always --dirty 2>/dev/null) || rev="(not a git tree)"
+	rev=${BENCH_REV:-$(git -C "$TOP" describe --always --dirty 2>/dev/null)} || rev=
+	rev=${rev:-(not a git tree)}
 	cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 	printf '_Produced by %s at revision `%s` on %s × %s, Linux %s, %s._\n' \
 		"$1" "$rev" "$(nproc)" "${cpu:-unknown CPU}" "$(uname -r)" "$(date -u +%Y-%m-%d)"
