@@ -3,8 +3,9 @@
 #
 # bench_table NAME PRODUCER: stdin (a Markdown table, with its notes) is
 # written to build/bench/NAME.md, followed by the stamp line: which
-# command produced it, the revision of the tree, the machine. `make
-# bench-docs` (tests/bench/docs) copies the file into the block
+# command produced it, the revision of the tree, the machine and its load
+# average as the table was written (other work on the machine moves the
+# timings). `make bench-docs` (tests/bench/docs) copies the file into the block
 # <!-- bench:NAME --> ... <!-- /bench:NAME --> of docs/benchmarks.md.
 # tests/vm/proctable writes its tables the same way (its bench_stamp).
 # BENCH_REV, when set (tests/bench/run sets it once), is the revision.
@@ -29,8 +30,9 @@ bench_stamp() { # PRODUCER
 	rev=${BENCH_REV:-$(git -C "$TOP" describe --always --dirty 2>/dev/null)} || rev=
 	rev=${rev:-(not a git tree)}
 	cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-	printf '_Produced by %s at revision `%s` on %s × %s, Linux %s, %s._\n' \
-		"$1" "$rev" "$(nproc)" "${cpu:-unknown CPU}" "$(uname -r)" "$(date -u +%Y-%m-%d)"
+	printf '_Produced by %s at revision `%s` on %s × %s, Linux %s, load average %s, %s._\n' \
+		"$1" "$rev" "$(nproc)" "${cpu:-unknown CPU}" "$(uname -r)" \
+		"$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" "$(date -u +%Y-%m-%d)"
 }
 
 bench_table() { # NAME PRODUCER
