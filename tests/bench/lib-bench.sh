@@ -12,16 +12,20 @@
 
 # ratio_spread A-LIST B-LIST [%]: "MEDIAN (MIN–MAX)" of the ratios
 # A[i]/B[i] of two space-separated lists of the same length (one value per
-# round); with %, as percentages ("2.1 % (1.8–2.6 %)").
+# round); with %, as percentages ("2.1 % (1.8–2.6 %)"). A round whose B is
+# not above 0 (lost in the noise) has no ratio: it is left out, and the
+# result says how many rounds it holds ("[5 of 7 rounds]").
 ratio_spread() {
 	awk -v a="$1" -v b="$2" -v pc="${3:-}" 'BEGIN {
 		n = split(a, x, " "); split(b, y, " ")
-		for (i = 1; i <= n; i++) r[i] = (y[i] > 0 ? x[i] / y[i] : 0) * (pc == "%" ? 100 : 1)
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
-		m = r[int(n / 2) + 1]
+		for (i = 1; i <= n; i++) if (y[i] > 0) r[++k] = x[i] / y[i] * (pc == "%" ? 100 : 1)
+		if (k == 0) { printf "– (no round measurable)"; exit }
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+		m = r[int(k / 2) + 1]
 		f = m >= 10 ? "%.0f" : m >= 0.1 ? (pc == "%" ? "%.1f" : "%.2f") : "%.4f"
 		u = (pc == "%" ? " %%" : "")
-		printf f u " (" f "–" f u ")", m, r[1], r[n]
+		printf f u " (" f "–" f u ")", m, r[1], r[k]
+		if (k < n) printf " [%d of %d rounds]", k, n
 	}'
 }
 

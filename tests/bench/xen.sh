@@ -65,10 +65,11 @@ read -r -a res <<<"$(awk '{printf "%s ", $2}' <<<"$spawn_out")"
 [ "${#res[@]}" -eq 4 ] || { fail bench-xen "the spawn loop failed"; exit 0; }
 # each round's time per call, per variant (ns), in round order
 mapfile -t rounds < <(awk '{ $1 = ""; $2 = ""; sub(/^ +/, ""); print }' <<<"$spawn_out")
-# overheads round by round (a variant's time minus the direct exec's of the same round)
+# overheads round by round (a variant's time minus the direct exec's of the
+# same round, ns); under 1 µs it is noise, given as 0: no ratio to it
 over_rounds() { awk -v a="${rounds[$1]}" -v d="${rounds[0]}" 'BEGIN {
 	n = split(a, x, " "); split(d, y, " ")
-	for (i = 1; i <= n; i++) { o = x[i] - y[i]; printf "%s%d", (i > 1 ? " " : ""), (o < 1 ? 1 : o) } }'; }
+	for (i = 1; i <= n; i++) { o = x[i] - y[i]; printf "%s%d", (i > 1 ? " " : ""), (o < 1000 ? 0 : o) } }'; }
 fk_rounds=$(over_rounds 1)
 direct=${res[0]} fk=${res[1]}
 fk_over=$(( fk - direct )); [ "$fk_over" -lt 1 ] && fk_over=1
@@ -103,7 +104,8 @@ echo
 	echo
 	echo "µs: the median over $ROUNDS interleaved rounds of $CALLS spawns of each variant;" \
 		"overhead: above the direct exec; overhead ÷ forkless's: the median of the rounds' ratios" \
-		"(in parentheses their lowest and highest); syscalls from the wrapper's execve to the tool's," \
+		"(in parentheses their lowest and highest; a round where forkless's overhead is under 1 µs," \
+		"lost in the noise, has no ratio); syscalls from the wrapper's execve to the tool's," \
 		"children included; execs include both of those."
 } >>"$table"
 bench_table xen "\`make bench\` (tests/bench/xen.sh)" <"$table"
