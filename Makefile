@@ -195,6 +195,11 @@ bench: $(BIN)
 bench-shares: $(BIN)
 	BENCH_SHARES=1 FORKLESS=$(abspath $(BIN)) bash tests/bench/shares.sh
 
+# the tables the benchmarks left in build/bench/NAME.md, into docs/benchmarks.md
+# (each between <!-- bench:NAME --> and <!-- /bench:NAME -->; tests/bench/docs)
+bench-docs:
+	tests/bench/docs
+
 clean:
 	rm -rf build $(O) $(BIN)
 distclean: clean
@@ -205,8 +210,9 @@ help:
 	@echo "Targets: all menuconfig defconfig NAME_defconfig allnoconfig allyesconfig"
 	@echo "         olddefconfig savedefconfig install check check-packaging check-vm deb"
 	@echo "         bench bench-shares clean distclean"
+	@echo "         bench-docs (build/bench/*.md, the benchmarks' tables, into docs/benchmarks.md)"
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
 	savedefconfig install check check-packaging check-vm check-xen-toolstack \
-	deb bench bench-shares clean distclean help
+	deb bench bench-shares bench-docs clean distclean help

@@ -12,10 +12,13 @@
 #                     entry (what bcc/bpftrace-style resolvers do), one walk
 #   find -inum        `find MOUNT -inum ID` per id (what admins type);
 #                     sampled on NFIND ids and scaled
-# Syscalls counted with strace -f -c; time is the best of 3 runs without
-# strace. Prints a Markdown table (README.md, "Benchmarks", quotes it), the
-# ratios to forkless handle mode, and PASS/FAIL for the issue's targets.
+# Syscalls counted with strace -f -c; time is the best of ROUNDS (default
+# 5) rounds without strace, the methods in turn in each round. Prints a
+# Markdown table (also to build/bench/cgroup.md: docs/benchmarks.md), the
+# ratios to forkless handle mode (time: round by round, with their spread),
+# and PASS/FAIL for the issue's targets.
 . "$(dirname "$0")/../cgroup/lib-cgroup.sh"
+. "$TOP/tests/bench/lib-bench.sh"
 cg_setup bench-cgroup || exit 0
 for t in strace gcc shuf find; do
 	command -v $t >/dev/null || { skip bench-cgroup "$t not installed"; exit 0; }
@@ -35,19 +38,15 @@ nall=$(find "$M" -type d | wc -l)
 shuf -r -n "$NIDS" "$CG_WORK/tree-ids" >"$CG_WORK/ids"
 info "tree: $ncg cgroups below $T ($nall in the whole mount), $NIDS ids"
 
-# best_ms CMD...: the best wall time of 3 runs, in ms (stdin: the ids)
-best_ms() {
-	local best= i s e ms
-	for i in 1 2 3; do
-		s=$EPOCHREALTIME
-		"$@" <"$CG_WORK/ids" >/dev/null 2>&1
-		e=$EPOCHREALTIME
-		ms=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", (e - s) * 1000 }')
-		[ -z "$best" ] && best=$ms
-		best=$(awk -v a="$best" -v b="$ms" 'BEGIN { print (b < a ? b : a) }')
-	done
-	echo "$best"
+# run_ms CMD...: the wall time of one run in ms (stdin: the ids)
+run_ms() {
+	local s e
+	s=$EPOCHREALTIME
+	"$@" <"$CG_WORK/ids" >/dev/null 2>&1
+	e=$EPOCHREALTIME
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f", (e - s) * 1000 }'
 }
+best() { tr ' ' '\n' <<<"$1" | grep . | sort -n | head -n 1; }
 # counts CMD...: "TOTAL STATS" syscalls (stat-family: stat, lstat,
 # newfstatat, statx, fstat) of CMD with the ids on stdin
 counts() {
@@ -84,10 +83,15 @@ if [ "$a_walks" -gt 0 ]; then
 else
 	choice="handles"
 fi
-h_ms=$(best_ms "${CR_H[@]}")
-w_ms=$(best_ms "${CR_W[@]}")
-s_ms=$(best_ms "${SW[@]}")
-a_ms=$(best_ms "${CR_A[@]}")
+# ROUNDS rounds of the four, in turn (a slower spell falls on all of them):
+# the best time of each is its time/ID, the rounds' ratios its spread
+ROUNDS=${ROUNDS:-5}
+h_all= w_all= s_all= a_all=
+for _ in $(seq "$ROUNDS"); do
+	h_all+="$(run_ms "${CR_H[@]}") " w_all+="$(run_ms "${CR_W[@]}") "
+	s_all+="$(run_ms "${SW[@]}") " a_all+="$(run_ms "${CR_A[@]}") "
+done
+h_ms=$(best "$h_all") w_ms=$(best "$w_all") s_ms=$(best "$s_all") a_ms=$(best "$a_all")
 
 # find: NFIND ids timed, 3 counted with strace; scaled to per id
 head -n "$NFIND" "$CG_WORK/ids" >"$CG_WORK/find-ids"
@@ -109,16 +113,22 @@ f_sid=$(per "$f3_sys" 3)
 h_us=$(us "$h_ms" "$NIDS") w_us=$(us "$w_ms" "$NIDS") s_us=$(us "$s_ms" "$NIDS")
 f_us=$(awk -v m="$f_ms_per" 'BEGIN { printf "%.0f", m * 1000 }')
 
-echo
+table=$CG_WORK/table.md
+tspread() { ratio_spread "$1" "$h_all"; }
+{
 echo "cgroup id -> path: $NIDS ids, a tree of $ncg cgroups ($nall in the mount), $(uname -r)"
 echo
-echo "| method | syscalls | stat calls | syscalls/ID | time/ID | vs handles (syscalls, time) |"
-echo "|---|---:|---:|---:|---:|---:|"
-echo "| forkless auto (\`cgroup-resolve -\`: $choice) | $a_sys | $a_stat | $a_sid | ${a_us} µs | $(ratio "$a_sid" "$h_sid"), $(ratio "$a_us" "$h_us") |"
-echo "| forkless handles (\`--handles -\`) | $h_sys | $h_stat | $h_sid | ${h_us} µs | 1x, 1x |"
-echo "| forkless walk (\`--walk -\`) | $w_sys | $w_stat | $w_sid | ${w_us} µs | $(ratio "$w_sid" "$h_sid"), $(ratio "$w_us" "$h_us") |"
-echo "| stat-per-entry walk (statwalk.c) | $s_sys | $s_stat | $s_sid | ${s_us} µs | $(ratio "$s_sid" "$h_sid"), $(ratio "$s_us" "$h_us") |"
-echo "| \`find MOUNT -inum ID\` per id | $f3_sys (3 ids) | $f3_stat (3 ids) | $f_sid | ${f_us} µs | $(ratio "$f_sid" "$h_sid"), $(ratio "$f_us" "$h_us") |"
+echo "| method | syscalls | stat calls | syscalls/ID | time/ID | ÷ handles: syscalls | ÷ handles: time |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| forkless auto (\`cgroup-resolve -\`: $choice) | $a_sys | $a_stat | $a_sid | ${a_us} µs | $(ratio "$a_sid" "$h_sid") | $(tspread "$a_all") |"
+echo "| forkless handles (\`--handles -\`) | $h_sys | $h_stat | $h_sid | ${h_us} µs | 1x | 1 |"
+echo "| forkless walk (\`--walk -\`) | $w_sys | $w_stat | $w_sid | ${w_us} µs | $(ratio "$w_sid" "$h_sid") | $(tspread "$w_all") |"
+echo "| stat-per-entry walk (statwalk.c) | $s_sys | $s_stat | $s_sid | ${s_us} µs | $(ratio "$s_sid" "$h_sid") | $(tspread "$s_all") |"
+echo "| \`find MOUNT -inum ID\` per id | $f3_sys (3 ids) | $f3_stat (3 ids) | $f_sid | ${f_us} µs | $(ratio "$f_sid" "$h_sid") | $(ratio "$f_us" "$h_us") |"
+echo
+echo "time/ID: the best of $ROUNDS rounds (the methods in turn in each); ÷ handles: time: the median" \
+	"of the rounds' ratios (in parentheses their lowest and highest; find's: of its $NFIND timed ids" \
+	"against handles' best)."
 echo
 # the crossover: a walk's time per cgroup in handles' time per id
 k=$(awk -v w="$w_ms" -v n="$nall" -v h="$h_ms" -v i="$NIDS" 'BEGIN { printf "%.2f", (w / n) / (h / i) }')
@@ -126,7 +136,11 @@ echo "Crossover measured here: a walk costs $k ids by handle per cgroup" \
 	"(cgroup-resolve walks for more than cgroups x 1.75 ids); $nall cgroups: a walk beyond $(awk -v k="$k" -v n="$nall" 'BEGIN { printf "%d", k * n }') ids."
 echo "Index build (one walk of the mount): forkless $w_sys syscalls, $w_stat stat;" \
 	"stat-per-entry $s_sys syscalls, $s_stat stat: $(ratio "$s_sys" "$w_sys") fewer syscalls."
+} >"$table"
 echo
+cat "$table"
+echo
+bench_table cgroup "\`make bench\` (tests/bench/cgroup.sh)" <"$table"
 
 info "cgroup auto ($choice): $a_sid syscalls/id, $a_us us/id"
 info "cgroup handles: $h_sid syscalls/id, $h_us us/id"

@@ -2,14 +2,17 @@
 # tests/bench/hotplug.sh - the Xen hotplug calls, Debian 4.17's scripts
 # against forkless's applets, in the test dom0 of tests/hotplug (network
 # namespace, stand-in xenstored on its socket, real bridge, veth and loop
-# devices): processes per call (strace -f) and wall time per call (mean
-# of RUNS, default 20, each call timed alone from fork to exit with
-# bash's EPOCHREALTIME, minus the same launch of a static no-op: the
-# `env -i` that sets libxl's environment, forkless --list). A
-# lifecycle is what one domU with one vif and one file: disk costs:
-# vif-bridge online + offline, block add + remove.
+# devices): processes per call (strace -f) and wall time per call (the
+# median of RUNS rounds, default 20, the two sides in turn in each round,
+# each call timed alone from fork to exit with bash's EPOCHREALTIME, the
+# `env -i` that sets libxl's environment included; the same launch of a
+# static no-op, forkless --list, is timed in each round too), and
+# forkless's time as a ratio of Debian's, round by round. A lifecycle is what one domU with one vif and
+# one file: disk costs: vif-bridge online + offline, block add + remove.
+# The table also goes to build/bench/hotplug.md (docs/benchmarks.md).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/hotplug/lib-hotplug.sh"
+. "$TOP/tests/bench/lib-bench.sh"
 RUNS=${RUNS:-20}
 hp_prepare bench/hotplug || exit 0
 hp_enter "$@"
@@ -39,47 +42,65 @@ call() {
 }
 undo_block() { xs rm $BE/physical-device; xs rm $BE/physical-device-path; xs rm $BE/node; }
 
-declare -A us procs
-tot=0
-for _ in $(seq "$RUNS"); do call -- "$FORKLESS" --list; tot=$((tot + T)); done
-floor=$((tot / RUNS / 1000))
-for how in debian forkless; do
+declare -A procs samples
+CALLS=("vif-bridge online" "vif-bridge offline" "block add" "block remove")
+for how in debian forkless; do   # processes, and a first call of each (warm caches)
 	hp_use "$how" vif-bridge block
-	for c in "vif-bridge online" "vif-bridge offline" "block add" "block remove"; do
+	for c in "${CALLS[@]}"; do
 		set -- $c
 		if [ "$1" = vif-bridge ]; then env=("${VIF[@]}"); else env=("${BLK[@]}"); fi
 		HP_STRACE=$HP/st hp_call "${env[@]}" -- "$1" "$2"
 		procs[$how $c]=$(hp_procs "$HP/st")
 		[ "$c" = "block remove" ] && undo_block
 	done
-	tot_on=0 tot_off=0 tot_add=0 tot_rm=0
-	for _ in $(seq "$RUNS"); do
-		call "${VIF[@]}" -- /etc/xen/scripts/vif-bridge online; tot_on=$((tot_on + T))
-		call "${VIF[@]}" -- /etc/xen/scripts/vif-bridge offline; tot_off=$((tot_off + T))
-		call "${BLK[@]}" -- /etc/xen/scripts/block add; tot_add=$((tot_add + T))
-		call "${BLK[@]}" -- /etc/xen/scripts/block remove; tot_rm=$((tot_rm + T))
+done
+# RUNS rounds, the two sides in turn in each (so that a slower spell of the
+# machine falls on both); each call's time, fork to exit, in µs; and the
+# launch of a static no-op, what any call costs at least
+for _ in $(seq "$RUNS"); do
+	call -- "$FORKLESS" --list
+	samples[noop]+="$((T / 1000)) "
+	for how in debian forkless; do
+		hp_use "$how" vif-bridge block
+		for c in "${CALLS[@]}"; do
+			set -- $c
+			if [ "$1" = vif-bridge ]; then env=("${VIF[@]}"); else env=("${BLK[@]}"); fi
+			call "${env[@]}" -- /etc/xen/scripts/$1 $2
+			samples[$how $c]+="$((T / 1000)) "
+		done
 		undo_block
 	done
-	us[$how vif-bridge online]=$((tot_on / RUNS / 1000 - floor))
-	us[$how vif-bridge offline]=$((tot_off / RUNS / 1000 - floor))
-	us[$how block add]=$((tot_add / RUNS / 1000 - floor))
-	us[$how block remove]=$((tot_rm / RUNS / 1000 - floor))
 done
 [ "$(xs read backend/vif/1/0/hotplug-status)" = connected ] || fail bench/hotplug "vif-bridge online did not connect"
 
-echo "Hotplug calls in a network namespace ($RUNS runs each, $(uname -r); µs above the launch of a static no-op, ${floor} µs):"
-echo
-echo "| call | Debian processes | forkless processes | Debian µs | forkless µs | forkless / Debian |"
-echo "|---|---:|---:|---:|---:|---:|"
-sum_d=0 sum_f=0 proc_d=0 proc_f=0
-for c in "vif-bridge online" "vif-bridge offline" "block add" "block remove"; do
-	d=${us[debian $c]} f=${us[forkless $c]}
-	sum_d=$((sum_d + d)) sum_f=$((sum_f + f))
-	proc_d=$((proc_d + ${procs[debian $c]})) proc_f=$((proc_f + ${procs[forkless $c]}))
-	printf '| `%s` | %s | %s | %s | %s | %s %% |\n' "$c" "${procs[debian $c]}" "${procs[forkless $c]}" "$d" "$f" \
-		"$(awk -v a="$f" -v b="$d" 'BEGIN { printf "%.1f", 100 * a / b }')"
-done
-printf '| one domU lifecycle | %s | %s | %s | %s | %s %% |\n' "$proc_d" "$proc_f" "$sum_d" "$sum_f" \
-	"$(awk -v a="$sum_f" -v b="$sum_d" 'BEGIN { printf "%.1f", 100 * a / b }')"
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int(NR / 2) + 1] }'; }
+sum_lists() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN {
+	n = split(a, w, " "); split(b, x, " "); split(c, y, " "); split(d, z, " ")
+	for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? " " : ""), w[i] + x[i] + y[i] + z[i] }'; }
+table=$HP/table.md
+{
+	echo "Hotplug calls in a network namespace ($RUNS rounds, $(uname -r); the launch of a static no-op in the same rounds: $(median "${samples[noop]}") µs):"
+	echo
+	echo "| call | Debian processes | forkless processes | Debian µs | forkless µs | forkless ÷ Debian |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	proc_d=0 proc_f=0
+	for c in "${CALLS[@]}"; do
+		proc_d=$((proc_d + ${procs[debian $c]})) proc_f=$((proc_f + ${procs[forkless $c]}))
+		printf '| `%s` | %s | %s | %s | %s | %s |\n' "$c" "${procs[debian $c]}" "${procs[forkless $c]}" \
+			"$(median "${samples[debian $c]}")" "$(median "${samples[forkless $c]}")" \
+			"$(ratio_spread "${samples[forkless $c]}" "${samples[debian $c]}" %)"
+	done
+	all_d=$(sum_lists "${samples[debian vif-bridge online]}" "${samples[debian vif-bridge offline]}" \
+		"${samples[debian block add]}" "${samples[debian block remove]}")
+	all_f=$(sum_lists "${samples[forkless vif-bridge online]}" "${samples[forkless vif-bridge offline]}" \
+		"${samples[forkless block add]}" "${samples[forkless block remove]}")
+	printf '| one domU lifecycle | %s | %s | %s | %s | %s |\n' "$proc_d" "$proc_f" \
+		"$(median "$all_d")" "$(median "$all_f")" "$(ratio_spread "$all_f" "$all_d" %)"
+	echo
+	echo "µs: each call from fork to exit, the median of the $RUNS rounds; forkless ÷ Debian: the median of the rounds' ratios" \
+		"(in parentheses their lowest and highest). Processes: strace -f of one call."
+} >"$table"
+cat "$table"
+bench_table hotplug "\`make bench\` (tests/bench/hotplug.sh)" <"$table"
 check "bench/hotplug: one process per call" 4 "$proc_f"
 exit 0

@@ -12,14 +12,15 @@
 # transport's maximum) with each cache= mode of the 6.1 kernel (none,
 # loose, fscache, mmap), the kernel's defaults (no options) and forkless's
 # (mount.9p without options). RUNS runs each, every run on a fresh mount.
-# Prints a Markdown table (README.md, "Benchmarks", quotes it): the mean
-# of the runs in ms and the ratio to the kernel default (9p) or to
+# Prints a Markdown table (also build/bench/shares.md: docs/benchmarks.md):
+# the mean of the runs in ms and the ratio to the kernel default (9p) or to
 # virtiofsd's default (--cache auto). Raw lines in build/bench/shares.txt.
 #
 # Environment: RUNS (default 3), READ_MB (default 100), VM_CACHE (the VM
 # harness's cache of .deb files, default build/vm-cache), VM_LOCK (a lock
 # file to take around the boot, default none).
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/bench/lib-bench.sh"
 if [ -z "${BENCH_SHARES:-}" ]; then
 	skip bench-shares "boots QEMU for minutes: make bench-shares (or BENCH_SHARES=1) runs it"
 	exit 0
@@ -85,6 +86,9 @@ END {
 		printf "| %s | %s | %s | %s | %s |\n", c, cell(c, "ls_cold"), cell(c, "ls_warm"), cell(c, "read"), cell(c, "write")
 	}
 	printf "\nms, mean of %d runs (ratio to the kernel default for 9p, to virtiofsd --cache auto for virtio-fs)\n", runs
-}' "$OUT/shares.txt" | tee "$OUT/shares-table.md"
+}' "$OUT/shares.txt" >"$OUT/shares-table.tmp"
+cat "$OUT/shares-table.tmp"
+bench_table shares "\`make bench-shares\` (tests/bench/shares.sh, QEMU $("${VM_QEMU:-qemu-system-x86_64}" -version 2>/dev/null | awk 'NR == 1 { print $4 }'), TCG)" <"$OUT/shares-table.tmp"
+rm -f "$OUT/shares-table.tmp"
 pass bench-shares
 exit 0

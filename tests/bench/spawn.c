@@ -3,8 +3,10 @@
  *   spawn ROUNDS CALLS PATH...
  * Each round runs CALLS posix_spawn+wait of each PATH in turn (argv[0] =
  * PATH's basename, one argument "list"). Prints, per PATH, the median over
- * the rounds of the mean time per call in nanoseconds. Static: it runs in
- * the test root. */
+ * the rounds of the mean time per call in nanoseconds, then each round's
+ * mean in round order (so that ratios can be taken round by round, the
+ * variants of a round having run back to back). Static: it runs in the
+ * test root. */
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,9 +63,15 @@ int main(int argc, char **argv)
 			t[v * rounds + r] = (now_ns() - start) / calls;
 		}
 	}
+	long long *sorted = calloc((size_t)rounds, sizeof(*sorted));
+
 	for (int v = 0; v < nv; v++) {
-		qsort(t + v * rounds, (size_t)rounds, sizeof(*t), cmp_ll);
-		printf("%s %lld\n", argv[3 + v], t[v * rounds + rounds / 2]);
+		memcpy(sorted, t + v * rounds, (size_t)rounds * sizeof(*t));
+		qsort(sorted, (size_t)rounds, sizeof(*sorted), cmp_ll);
+		printf("%s %lld", argv[3 + v], sorted[rounds / 2]);
+		for (int r = 0; r < rounds; r++)
+			printf(" %lld", t[v * rounds + r]);
+		putchar('\n');
 	}
 	return 0;
 }

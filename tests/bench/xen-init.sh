@@ -7,9 +7,11 @@
 # Debian's numbers are a lower bound, without xl's own work (libxl, the
 # hypervisor) and without the real `xen` -> xl exec. Both read the same
 # config. Syscalls and processes from strace -f; time per call is the
-# median of ROUNDS (default 5) interleaved rounds of CALLS (default 50).
+# median of ROUNDS (default 5) interleaved rounds of CALLS (default 50);
+# the table also goes to build/bench/xen-init.md (docs/benchmarks.md).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/xen/lib-xen.sh"
+. "$TOP/tests/bench/lib-bench.sh"
 ROUNDS=${ROUNDS:-5} CALLS=${CALLS:-50}
 for t in strace python3; do
 	command -v $t >/dev/null || { fail bench-xen-init "$t not installed"; exit 0; }
@@ -48,10 +50,18 @@ for r in $(seq "$ROUNDS"); do
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 dt=$(median "${debian_t[@]}") ft=$(median "${forkless_t[@]}")
-echo "| variant | µs/call | syscalls | processes |"
-echo "|---|---:|---:|---:|"
-echo "| Debian 4.17 script (python3, stand-in xl) | $dt | $debian_sys | $debian_procs |"
-echo "| **forkless** | $ft | $forkless_sys | $forkless_procs |"
+{
+	echo "| variant | µs/call | ÷ forkless's | syscalls | processes |"
+	echo "|---|---:|---:|---:|---:|"
+	echo "| Debian 4.17 script (python3, stand-in xl) | $dt | $(ratio_spread "${debian_t[*]}" "${forkless_t[*]}") | $debian_sys | $debian_procs |"
+	echo "| **forkless** | $ft | 1 | $forkless_sys | $forkless_procs |"
+	echo
+	echo "µs: the median of $ROUNDS interleaved rounds of $CALLS calls; ÷ forkless's: the median of the" \
+		"rounds' ratios (in parentheses their lowest and highest). Debian's is a lower bound: a stand-in" \
+		"\`xen\` prints an xl dry run's JSON, without xl's own work."
+} >"$base/table.md"
+cat "$base/table.md"
+bench_table xen-init "\`make bench\` (tests/bench/xen-init.sh)" <"$base/table.md"
 info "bench-xen-init: forkless is $(awk -v a=$dt -v b=$ft 'BEGIN { printf "%.0f", a / b }')x faster than the lower bound of Debian's script"
 [ "$forkless_procs" = 1 ] && pass "bench-xen-init/forkless: one process" ||
 	fail "bench-xen-init/forkless: one process" "$forkless_procs"

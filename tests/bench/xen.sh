@@ -3,9 +3,11 @@
 # Spawns, in one interleaved run, the tool directly, forkless's wrapper,
 # Debian 4.17's wrapper script (dash) and the pre-2020 script, all in one
 # chroot test root with a static stub as the tool; counts syscalls, clones
-# and execs with strace; prints the overhead ratios and the binary sizes.
+# and execs with strace; prints the overhead ratios and the binary sizes,
+# and writes the table to build/bench/xen.md (docs/benchmarks.md).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/xen/lib-xen.sh"
+. "$TOP/tests/bench/lib-bench.sh"
 need_root bench-xen || exit 0
 ROUNDS=${ROUNDS:-7} CALLS=${CALLS:-300}
 
@@ -58,11 +60,25 @@ count() {   # count PATH: prints "syscalls clones execs"
 		END { printf "%d %d %d\n", n, c, e + 2 }' "$log"
 }
 
-read -r -a res <<<"$(env -i PATH=/usr/bin:/bin /usr/sbin/chroot "$root" /spawn "$ROUNDS" "$CALLS" $VARIANTS | awk '{printf "%s ", $2}')"
+spawn_out=$(env -i PATH=/usr/bin:/bin /usr/sbin/chroot "$root" /spawn "$ROUNDS" "$CALLS" $VARIANTS)
+read -r -a res <<<"$(awk '{printf "%s ", $2}' <<<"$spawn_out")"
 [ "${#res[@]}" -eq 4 ] || { fail bench-xen "the spawn loop failed"; exit 0; }
+# each round's time per call, per variant (ns), in round order
+mapfile -t rounds < <(awk '{ $1 = ""; $2 = ""; sub(/^ +/, ""); print }' <<<"$spawn_out")
+# overheads round by round (a variant's time minus the direct exec's of the
+# same round, ns); under 1 µs it is noise, given as 0: no ratio to it
+over_rounds() { awk -v a="${rounds[$1]}" -v d="${rounds[0]}" 'BEGIN {
+	n = split(a, x, " "); split(d, y, " ")
+	for (i = 1; i <= n; i++) { o = x[i] - y[i]; printf "%s%d", (i > 1 ? " " : ""), (o < 1000 ? 0 : o) } }'; }
+fk_rounds=$(over_rounds 1)
 direct=${res[0]} fk=${res[1]}
 fk_over=$(( fk - direct )); [ "$fk_over" -lt 1 ] && fk_over=1
 
+table=$base/table.md
+{
+	echo "| variant | µs/call | overhead µs | overhead ÷ forkless's | syscalls | clones | execs |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+} >"$table"
 printf '\n%-28s %10s %12s %10s %9s %7s %6s\n' variant "us/call" "overhead us" "overhead" syscalls clones execs
 i=0
 for v in $VARIANTS; do
@@ -70,15 +86,29 @@ for v in $VARIANTS; do
 	if [ $i = 0 ]; then sc="-" cl=0 ex=1; else read -r sc cl ex <<<"$(count "$v")"; fi
 	over=$(( t - direct ))
 	ratio=$(awk -v a="$over" -v b="$fk_over" 'BEGIN { printf "%.1fx", a / b }')
+	spread="–"
+	[ $i -ge 2 ] && spread=$(ratio_spread "$(over_rounds $i)" "$fk_rounds")
+	[ $i = 1 ] && spread=1
 	[ $i = 0 ] && ratio="-"
 	printf '%-28s %10.1f %12.1f %10s %9s %7s %6s\n' "${LABELS[$i]}" \
 		"$(awk -v t="$t" 'BEGIN{print t/1000}')" "$(awk -v t="$over" 'BEGIN{print t/1000}')" "$ratio" "$sc" "$cl" "$ex"
+	printf '| %s | %.1f | %.1f | %s | %s | %s | %s |\n' "${LABELS[$i]}" \
+		"$(awk -v t="$t" 'BEGIN{print t/1000}')" "$(awk -v t="$over" 'BEGIN{print t/1000}')" "$spread" "$sc" "$cl" "$ex" >>"$table"
 	eval "sc_$i=\$sc over_$i=\$over"
 	i=$((i + 1))
 done
 echo "(median of $ROUNDS interleaved rounds of $CALLS spawns each; overhead = time minus the direct exec;"
 echo " syscalls = from the wrapper's execve to the tool's, children included; execs include both of those)"
 echo
+{
+	echo
+	echo "µs: the median over $ROUNDS interleaved rounds of $CALLS spawns of each variant;" \
+		"overhead: above the direct exec; overhead ÷ forkless's: the median of the rounds' ratios" \
+		"(in parentheses their lowest and highest; a round where forkless's overhead is under 1 µs," \
+		"lost in the noise, has no ratio); syscalls from the wrapper's execve to the tool's," \
+		"children included; execs include both of those."
+} >>"$table"
+bench_table xen "\`make bench\` (tests/bench/xen.sh)" <"$table"
 
 deb_ratio=$(awk -v a="$over_2" -v b="$fk_over" 'BEGIN { printf "%.1f", a / b }')
 info "bench-xen: forkless overhead $((fk_over / 1000)) us, Debian script overhead $((over_2 / 1000)) us: ratio $deb_ratio"
