@@ -229,4 +229,15 @@ const char *hp_env(const char *name);
 /* ${X:?}: the value, or "$0: X: parameter null or not set", exit 1. */
 const char *hp_env_required(struct hotplug *h, const char *name);
 
+/* ---- between the family's files ------------------------------------------ */
+
+/* The NAME=VALUE arguments hp_check_command() (hotplug.c) found plain
+ * assignments, for hp_env() (hotplug-env.c): they override the
+ * environment, the last one winning, as the scripts' evals in order do. */
+extern char *const *hp_assign;
+extern int hp_nassign;
+/* The strings of list, joined, into out from len on (cut at cap-1):
+ * the new length (hotplug-log.c; hp_fatal_strv() joins its message). */
+size_t hp_join(char *out, size_t cap, size_t len, const char *const *list);
+
 #endif
