@@ -75,7 +75,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dirent64.h"
 #include "mount.h"
 #include "sys.h"
 #include "xenstore.h"
@@ -112,35 +111,17 @@ static void die_if_resource(long err, const char *what, const char *name)
 			errno_text((int)-err));
 }
 
-/* Call fn(dirfd, name, ctx) for each entry of dir not starting with '.',
- * until one returns non-zero (libcommon's dir_iter: no opendir, whose
- * malloc would cost 8 KiB). A directory that does not exist has no
- * entries; any other error exits 2. */
-typedef int dir_entry_fn(int dirfd, const char *name, void *ctx);
-
-static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
+/* each_entry() (libcommon's: fn for each name not starting with '.'),
+ * where a directory that exists but cannot be read exits 2: a walk that
+ * missed entries would miss shares silently. The callbacks here return 0
+ * or 1, so a negative result is each_entry's -errno. */
+static int for_each_entry(const char *dir, each_entry_fn *fn, void *ctx)
 {
-	union { uint64_t align; char buf[4096]; } u;
-	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	const struct linux_dirent64 *d;
-	struct dir_iter it;
-	int ret = 0, r;
+	int ret = each_entry(dir, fn, ctx);
 
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
+	if (ret < 0)
 		die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
-			errno_text(errno));
-	}
-	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
-	while (!ret && (r = dir_iter_next(&it, &d)) != 0) {
-		if (r < 0)
-			die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
-				errno_text(-r));
-		if (d->d_name[0] != '.')
-			ret = fn(fd, d->d_name, ctx);
-	}
-	close(fd);
+			errno_text(-ret));
 	return ret;
 }
 
