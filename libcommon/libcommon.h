@@ -61,13 +61,15 @@ void warn_strv(const char *const *list);
 _Noreturn void die_strv(int status, const char *const *list);
 #define die_msg(status, ...) die_strv(status, STR_LIST(__VA_ARGS__))
 /* The one usage-error style: "APPLET: " + strings +
- * " (try APPLET --help)\n" on stderr, then _exit(status). forkless uses
- * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
+ * " (try APPLET --help)\n" on stderr, then _exit(status). */
 _Noreturn void die_usage_strv(int status, const char *const *list);
 #define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
 /* die_usage() of what + arg, arg shown as messages show inputs
  * (shown_input: escaped, cut to SHOWN_MAX): "unknown option ", "-\033". */
 _Noreturn void die_usage_arg(int status, const char *what, const char *arg);
+/* The exit status of a usage error: forkless itself and every applet but
+ * the mount helpers, which follow mount(8) (MNT_EX_USAGE, 1: mount.h). */
+enum { EXIT_USAGE = 2 };
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */

@@ -42,7 +42,8 @@ int cgr_path_deleted(const char *path, size_t len);
 #define BATCH_FDS 256                 /* handle fds closed at once */
 #define LINE_MAX_BYTES 16384          /* stdin, mountinfo: longer is cut */
 
-enum { EXIT_RESOLVED = 0, EXIT_UNRESOLVED = 1, EXIT_USAGE = 2 };
+/* (a usage error: libcommon.h's EXIT_USAGE, 2) */
+enum { EXIT_RESOLVED = 0, EXIT_UNRESOLVED = 1 };
 
 struct orphan;
 

@@ -107,7 +107,7 @@ struct xen_state {
 static void die_if_resource(long err, const char *what, const char *name)
 {
 	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
-		die_msg(EXIT_SYSTEM, "cannot read ", what, name, ": ",
+		die_msg(MNT_EX_SYSERR, "cannot read ", what, name, ": ",
 			errno_text((int)-err));
 }
 
@@ -120,7 +120,7 @@ static int for_each_entry(const char *dir, each_entry_fn *fn, void *ctx)
 	int ret = each_entry(dir, fn, ctx);
 
 	if (ret < 0)
-		die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
+		die_msg(MNT_EX_SYSERR, "cannot read ", dir, ": ",
 			errno_text(-ret));
 	return ret;
 }
@@ -428,7 +428,7 @@ static unsigned wanted_kinds(const struct helper *h, const char *type)
 		return all & KIND(SHARE_VIRTIOFS);
 	if (strcmp(type, "vboxsf") == 0)
 		return all & KIND(SHARE_VBOXSF);
-	die_usage(EXIT_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
+	die_usage(MNT_EX_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
 		  strlen(type)), ": not a type mount-shared handles (9p, "
 		  "virtiofs, vboxsf, as configured in)");
 }
@@ -488,10 +488,10 @@ static uint64_t parse_wait(const char *what, const char *v, size_t len)
 	char buf[SHOWN_MAX];
 
 	if (len == 0)
-		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+		die_usage(MNT_EX_USAGE, what, " wants a number of seconds "
 			  "(0..86400), not an empty value");
 	if (parse_u64_base(v, len, 10, &s) < 0 || s > WAIT_MAX)
-		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+		die_usage(MNT_EX_USAGE, what, " wants a number of seconds "
 			  "(0..86400), not ", shown_input(buf, sizeof(buf), v,
 			  len));
 	return s;
@@ -560,14 +560,14 @@ static int shared_main(int argc, char **argv, int helper)
 	kinds = wanted_kinds(&h, type);
 	if (list) {
 		if (os.noperands != 0)
-			die_usage(EXIT_USAGE, "-l takes no operands");
+			die_usage(MNT_EX_USAGE, "-l takes no operands");
 		memset(&f, 0, sizeof(f));
 		f.list = &ob;
 		outbuf_init(&ob, 1);
 		for_each_share(kinds, &xs, on_share, &f);
 		put_unlisted(kinds, &ob);
 		mount_check_output(outbuf_flush(&ob));
-		return EXIT_OK;
+		return MNT_EX_SUCCESS;
 	}
 	mount_take_operands(&h, os.noperands, argv, "TAG");
 
@@ -594,8 +594,8 @@ static int shared_main(int argc, char **argv, int helper)
 		    (untagged = count_untagged_virtiofs()) > tried) {
 			tried = untagged;
 			h.fs = &mopt_fs_virtiofs;
-			if (mount_run(&h, 1) == EXIT_OK)
-				return EXIT_OK;
+			if (mount_run(&h, 1) == MNT_EX_SUCCESS)
+				return MNT_EX_SUCCESS;
 		}
 		if (vbox < 0)
 			vbox = ENABLE_MOUNT_VBOXSF &&
@@ -646,7 +646,7 @@ static int shared_main(int argc, char **argv, int helper)
 		put_unlisted(kinds, &ob);
 	}
 	outbuf_flush(&ob);
-	return EXIT_MOUNT;
+	return MNT_EX_FAIL;
 }
 
 int mount_shared_main(int argc, char **argv)
