@@ -104,7 +104,10 @@ int cgroup_resolve_main(int argc, char **argv)
 	const char *mount_dir = NULL, *interval = NULL;
 	uint64_t interval_ms = 1000;
 	int paths = 0, list = 0, watching = 0, opt;
-	int force = 0;   /* 'w': --walk, 'h': --handles */
+	/* How ids are looked up: as choose() decides, or as --walk or
+	 * --handles forces (-w is watch). */
+	enum { LOOKUP_CHOSEN, LOOKUP_WALK, LOOKUP_HANDLES } forced,
+		lookup = LOOKUP_CHOSEN;
 
 	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
@@ -121,15 +124,15 @@ int cgroup_resolve_main(int argc, char **argv)
 			if (opt == ':')
 				die_optscan(EXIT_USAGE, &os, opt);
 			if (strcmp(argv[os.index - 1], "--walk") == 0)
-				opt = 'w';
+				forced = LOOKUP_WALK;
 			else if (strcmp(argv[os.index - 1], "--handles") == 0)
-				opt = 'h';
+				forced = LOOKUP_HANDLES;
 			else
 				die_optscan(EXIT_USAGE, &os, opt);
-			if (force && force != opt)
+			if (lookup != LOOKUP_CHOSEN && lookup != forced)
 				die_usage(EXIT_USAGE, "--walk and --handles "
 					  "do not go together");
-			force = opt;
+			lookup = forced;
 		}
 	}
 	if (interval && (parse_u64_base(interval, strlen(interval), 10,
@@ -167,14 +170,14 @@ int cgroup_resolve_main(int argc, char **argv)
 	} else {
 		int from_stdin = strcmp(os.operands[0], "-") == 0;
 
-		c->handles = force != 'w' && probe_handles(c);
-		if (force == 'h' && !c->handles)
+		c->handles = lookup != LOOKUP_WALK && probe_handles(c);
+		if (lookup == LOOKUP_HANDLES && !c->handles)
 			die_msg(EXIT_UNRESOLVED, "--handles: ", c->proc_fd < 0
 				? "no /proc/self/fd" : "open_by_handle_at: ",
 				c->proc_fd < 0 ? "" : errno_text(errno));
 		if (!c->handles)
 			c->walk_first = 1;
-		else if (force == 'h')
+		else if (lookup == LOOKUP_HANDLES)
 			c->walk_after = UINT64_MAX;
 		else
 			choose(c, from_stdin ? UINT64_MAX
