@@ -1,6 +1,10 @@
 /* hotplug.h - what the Xen hotplug applets (vif-bridge, vif-route, block)
- * share: the libxl contract (NOTES.md §8) and Debian 4.17's
- * xen-hotplug-common.sh, locking.sh and logging.sh, without a shell.
+ * share: the contract libxl holds a hotplug script to (docs/hotplug.md:
+ * the command and VAR=VALUE arguments, XENBUS_PATH and the environment,
+ * hotplug-status = connected on success, hotplug-error and status error
+ * or busy on failure with exit 1, 40 s before libxl kills the script)
+ * and Debian 4.17's xen-hotplug-common.sh, locking.sh and logging.sh,
+ * without a shell.
  *
  * One call is one process: hp_init() reads the environment libxl gives
  * (XENBUS_PATH...), opens one xenstore connection for every key of the
