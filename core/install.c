@@ -194,10 +194,10 @@ int forkless_install(int argc, char **argv)
 		if (c == 's')
 			ic.symlinks = 1;
 		else
-			die_optscan(2, &os, c);
+			die_optscan(EXIT_USAGE, &os, c);
 	}
 	if (os.noperands != 1)
-		die_usage(2, "usage: forkless --install [-s] DIR");
+		die_usage(EXIT_USAGE, "usage: forkless --install [-s] DIR");
 	ic.root = os.operands[0];
 	ic.rootfd = open_root(ic.root);
 	if (ic.rootfd < 0)

@@ -87,7 +87,7 @@ static int forkless_main(int argc, char **argv)
 	applet_name = "forkless";
 	if (!arg) {
 		write_strs(2, multiplexer_usage);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (strcmp(arg, "--help") == 0) {
 		if (argc < 3) {
@@ -109,7 +109,7 @@ static int forkless_main(int argc, char **argv)
 		return forkless_install(argc - 1, argv + 1);
 	}
 	if (arg[0] == '-')
-		die_usage_arg(2, "unknown option ", arg);
+		die_usage_arg(EXIT_USAGE, "unknown option ", arg);
 	a = dispatch_multiplexed(path_basename(arg));
 	if (a)
 		return run_applet(a, argc - 1, argv + 1);

@@ -61,13 +61,15 @@ void warn_strv(const char *const *list);
 _Noreturn void die_strv(int status, const char *const *list);
 #define die_msg(status, ...) die_strv(status, STR_LIST(__VA_ARGS__))
 /* The one usage-error style: "APPLET: " + strings +
- * " (try APPLET --help)\n" on stderr, then _exit(status). forkless uses
- * status 2 for usage errors (mount helpers 1, as mount(8) expects). */
+ * " (try APPLET --help)\n" on stderr, then _exit(status). */
 _Noreturn void die_usage_strv(int status, const char *const *list);
 #define die_usage(status, ...) die_usage_strv(status, STR_LIST(__VA_ARGS__))
 /* die_usage() of what + arg, arg shown as messages show inputs
  * (shown_input: escaped, cut to SHOWN_MAX): "unknown option ", "-\033". */
 _Noreturn void die_usage_arg(int status, const char *what, const char *arg);
+/* The exit status of a usage error: forkless itself and every applet but
+ * the mount helpers, which follow mount(8) (MNT_EX_USAGE, 1: mount.h). */
+enum { EXIT_USAGE = 2 };
 
 /* A buffered writer for applets that print many lines (never on the Xen
  * hot path). flush() returns 0 or -errno; the first error sticks. */
@@ -222,26 +224,6 @@ int each_entry(const char *dir, each_entry_fn *fn, void *ctx);
 /* CLOCK_MONOTONIC in milliseconds (one raw clock_gettime): what every
  * deadline and rate limit is measured in. */
 uint64_t clock_ms(void);
-
-/* ---- user and group ids (passwd.c) ------------------------------------- */
-
-/* Look NAME (len bytes) up in a passwd(5)/group(5) style file: the id is
- * the third field in both. Streams the file through line_stream (any line
- * length: a 600-member group line works) keeping only what it compares.
- * Returns 0 (res->id, and res->line: the line's number, from 1), -ENOENT
- * (no such name), -EINVAL (the id of NAME's line res->line is not a
- * number below 4294967295), -EBADFD (not a regular file: a FIFO or a
- * device cannot hang the lookup), or -errno reading the file. */
-struct id_lookup {
-	uint32_t id;
-	unsigned long line;
-};
-int lookup_id(const char *path, const char *name, size_t len,
-	      struct id_lookup *res);
-/* The same over an open fd, with the caller's buffer (cap >= 1; the fuzz
- * target uses tiny ones to split lines anywhere). */
-int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
-		 char *buf, size_t cap);
 
 /* ---- errno texts (errno_text.c) ---------------------------------------- */
 

@@ -7,7 +7,7 @@
  * and mode in one xenstore walk on one connection, where the script runs
  * a xenstore-list per domain and a xenstore-read per disk); file_add()
  * checks state == 2, a read-only file for w, the file's loop devices in
- * use, then attaches it (libcommon/loopdev.c) and writes node,
+ * use, then attaches it (loopdev.c) and writes node,
  * physical-device(-path) and hotplug-status as the script's four writes
  * (hp_write_each_or_die). remove
  * detaches a file: disk's loop device. The sharing check and the loop

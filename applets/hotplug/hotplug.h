@@ -1,6 +1,10 @@
 /* hotplug.h - what the Xen hotplug applets (vif-bridge, vif-route, block)
- * share: the libxl contract (NOTES.md §8) and Debian 4.17's
- * xen-hotplug-common.sh, locking.sh and logging.sh, without a shell.
+ * share: the contract libxl holds a hotplug script to (docs/hotplug.md:
+ * the command and VAR=VALUE arguments, XENBUS_PATH and the environment,
+ * hotplug-status = connected on success, hotplug-error and status error
+ * or busy on failure with exit 1, 40 s before libxl kills the script)
+ * and Debian 4.17's xen-hotplug-common.sh, locking.sh and logging.sh,
+ * without a shell.
  *
  * One call is one process: hp_init() reads the environment libxl gives
  * (XENBUS_PATH...), opens one xenstore connection for every key of the
@@ -228,5 +232,16 @@ void hp_check_command(struct hotplug *h, const char *const *commands,
 const char *hp_env(const char *name);
 /* ${X:?}: the value, or "$0: X: parameter null or not set", exit 1. */
 const char *hp_env_required(struct hotplug *h, const char *name);
+
+/* ---- between the family's files ------------------------------------------ */
+
+/* The NAME=VALUE arguments hp_check_command() (hotplug.c) found plain
+ * assignments, for hp_env() (hotplug-env.c): they override the
+ * environment, the last one winning, as the scripts' evals in order do. */
+extern char *const *hp_assign;
+extern int hp_nassign;
+/* The strings of list, joined, into out from len on (cut at cap-1):
+ * the new length (hotplug-log.c; hp_fatal_strv() joins its message). */
+size_t hp_join(char *out, size_t cap, size_t len, const char *const *list);
 
 #endif

@@ -75,7 +75,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dirent64.h"
 #include "mount.h"
 #include "sys.h"
 #include "xenstore.h"
@@ -108,39 +107,21 @@ struct xen_state {
 static void die_if_resource(long err, const char *what, const char *name)
 {
 	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
-		die_msg(EXIT_SYSTEM, "cannot read ", what, name, ": ",
+		die_msg(MNT_EX_SYSERR, "cannot read ", what, name, ": ",
 			errno_text((int)-err));
 }
 
-/* Call fn(dirfd, name, ctx) for each entry of dir not starting with '.',
- * until one returns non-zero (libcommon's dir_iter: no opendir, whose
- * malloc would cost 8 KiB). A directory that does not exist has no
- * entries; any other error exits 2. */
-typedef int dir_entry_fn(int dirfd, const char *name, void *ctx);
-
-static int for_each_entry(const char *dir, dir_entry_fn *fn, void *ctx)
+/* each_entry() (libcommon's: fn for each name not starting with '.'),
+ * where a directory that exists but cannot be read exits 2: a walk that
+ * missed entries would miss shares silently. The callbacks here return 0
+ * or 1, so a negative result is each_entry's -errno. */
+static int for_each_entry(const char *dir, each_entry_fn *fn, void *ctx)
 {
-	union { uint64_t align; char buf[4096]; } u;
-	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	const struct linux_dirent64 *d;
-	struct dir_iter it;
-	int ret = 0, r;
+	int ret = each_entry(dir, fn, ctx);
 
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
-			errno_text(errno));
-	}
-	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
-	while (!ret && (r = dir_iter_next(&it, &d)) != 0) {
-		if (r < 0)
-			die_msg(EXIT_SYSTEM, "cannot read ", dir, ": ",
-				errno_text(-r));
-		if (d->d_name[0] != '.')
-			ret = fn(fd, d->d_name, ctx);
-	}
-	close(fd);
+	if (ret < 0)
+		die_msg(MNT_EX_SYSERR, "cannot read ", dir, ": ",
+			errno_text(-ret));
 	return ret;
 }
 
@@ -447,7 +428,7 @@ static unsigned wanted_kinds(const struct helper *h, const char *type)
 		return all & KIND(SHARE_VIRTIOFS);
 	if (strcmp(type, "vboxsf") == 0)
 		return all & KIND(SHARE_VBOXSF);
-	die_usage(EXIT_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
+	die_usage(MNT_EX_USAGE, "-t ", shown_input(buf, sizeof(buf), type,
 		  strlen(type)), ": not a type mount-shared handles (9p, "
 		  "virtiofs, vboxsf, as configured in)");
 }
@@ -507,10 +488,10 @@ static uint64_t parse_wait(const char *what, const char *v, size_t len)
 	char buf[SHOWN_MAX];
 
 	if (len == 0)
-		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+		die_usage(MNT_EX_USAGE, what, " wants a number of seconds "
 			  "(0..86400), not an empty value");
 	if (parse_u64_base(v, len, 10, &s) < 0 || s > WAIT_MAX)
-		die_usage(EXIT_USAGE, what, " wants a number of seconds "
+		die_usage(MNT_EX_USAGE, what, " wants a number of seconds "
 			  "(0..86400), not ", shown_input(buf, sizeof(buf), v,
 			  len));
 	return s;
@@ -579,14 +560,14 @@ static int shared_main(int argc, char **argv, int helper)
 	kinds = wanted_kinds(&h, type);
 	if (list) {
 		if (os.noperands != 0)
-			die_usage(EXIT_USAGE, "-l takes no operands");
+			die_usage(MNT_EX_USAGE, "-l takes no operands");
 		memset(&f, 0, sizeof(f));
 		f.list = &ob;
 		outbuf_init(&ob, 1);
 		for_each_share(kinds, &xs, on_share, &f);
 		put_unlisted(kinds, &ob);
 		mount_check_output(outbuf_flush(&ob));
-		return EXIT_OK;
+		return MNT_EX_SUCCESS;
 	}
 	mount_take_operands(&h, os.noperands, argv, "TAG");
 
@@ -613,8 +594,8 @@ static int shared_main(int argc, char **argv, int helper)
 		    (untagged = count_untagged_virtiofs()) > tried) {
 			tried = untagged;
 			h.fs = &mopt_fs_virtiofs;
-			if (mount_run(&h, 1) == EXIT_OK)
-				return EXIT_OK;
+			if (mount_run(&h, 1) == MNT_EX_SUCCESS)
+				return MNT_EX_SUCCESS;
 		}
 		if (vbox < 0)
 			vbox = ENABLE_MOUNT_VBOXSF &&
@@ -665,7 +646,7 @@ static int shared_main(int argc, char **argv, int helper)
 		put_unlisted(kinds, &ob);
 	}
 	outbuf_flush(&ob);
-	return EXIT_MOUNT;
+	return MNT_EX_FAIL;
 }
 
 int mount_shared_main(int argc, char **argv)

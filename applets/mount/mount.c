@@ -135,38 +135,38 @@ static _Noreturn void die_option(const struct mopt_ctx *ctx)
 
 	if (ctx->error == MOPT_TOO_LONG) {
 		buf[fmt_u64_base(buf, ctx->err_len, 10)] = '\0';
-		die_msg(EXIT_USAGE, "mount options too long: the ", ctx->fs->type,
+		die_msg(MNT_EX_USAGE, "mount options too long: the ", ctx->fs->type,
 			" mount data would be ", buf, " bytes, the kernel takes "
 			"at most 4095 (nothing is ever cut)");
 	}
 	shown_input(buf, sizeof(buf), ctx->err_opt, ctx->err_len);
 	if (ctx->error == MOPT_UNKNOWN)
-		die_usage(EXIT_USAGE, "unknown ", ctx->fs->type, " option '", buf,
+		die_usage(MNT_EX_USAGE, "unknown ", ctx->fs->type, " option '", buf,
 			  "'; -s drops unknown options");
 	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file &&
 	    ctx->err_errno == EINVAL) {   /* read, but wrong: a system error */
 		extra[fmt_u64_base(extra, ctx->err_line, 10)] = '\0';
-		die_msg(EXIT_SYSTEM, "option '", buf, "': ", ctx->err_file,
+		die_msg(MNT_EX_SYSERR, "option '", buf, "': ", ctx->err_file,
 			" line ", extra, ": malformed id (not a number up to "
 			"4294967294)");
 	}
 	if (ctx->error == MOPT_LOOKUP_FAILED && ctx->err_file)
-		die_msg(EXIT_SYSTEM, "option '", buf, "': cannot read ",
+		die_msg(MNT_EX_SYSERR, "option '", buf, "': cannot read ",
 			ctx->err_file, ": ", ctx->err_errno == EBADFD ?
 			"not a regular file" : errno_text(ctx->err_errno));
 	if (ctx->error == MOPT_LOOKUP_FAILED)   /* another resolver's */
-		die_msg(EXIT_SYSTEM, "option '", buf, "': ",
+		die_msg(MNT_EX_SYSERR, "option '", buf, "': ",
 			mopt_reason_text(ctx->error), ": ",
 			errno_text(ctx->err_errno));
 	mopt_accepted_text(ctx, extra, sizeof(extra));
-	die_msg(EXIT_USAGE, "bad option '", buf, "': ",
+	die_msg(MNT_EX_USAGE, "bad option '", buf, "': ",
 		mopt_reason_text(ctx->error), extra);
 }
 
 void mount_check_output(int ret)
 {
 	if (stdout_status(ret))
-		_exit(EXIT_SYSTEM);
+		_exit(MNT_EX_SYSERR);
 }
 
 /* ---- the command line -------------------------------------------------- */
@@ -182,27 +182,27 @@ void mount_common_option(struct helper *h, const struct optscan *os, int c)
 	case 'N': h->ns = os->value; return;
 	case 'o':
 		if (h->nopts == MAX_OPTS)
-			die_usage(EXIT_USAGE, "too many -o options");
+			die_usage(MNT_EX_USAGE, "too many -o options");
 		h->opts[h->nopts++] = os->value;
 		return;
 	case ':':
 	case '?':
 		if (strcmp(os->argv[os->index - 1], "--help") != 0)
-			die_optscan(EXIT_USAGE, os, c);
+			die_optscan(MNT_EX_USAGE, os, c);
 	}
 	/* -h, --help */
 	const struct applet *a = find_applet(applet_name);
 
 	mount_check_output(write_strs(1, a && a->usage[0] ? a->usage
 				      : "(help text not configured in)\n"));
-	_exit(EXIT_OK);
+	_exit(MNT_EX_SUCCESS);
 }
 
 void mount_take_operands(struct helper *h, int n, char **argv,
 			 const char *source_name)
 {
 	if (n != 2)
-		die_usage(EXIT_USAGE, n < 2 ? "missing operand" : "too many "
+		die_usage(MNT_EX_USAGE, n < 2 ? "missing operand" : "too many "
 			  "operands", ": expected ", source_name, " DIR");
 	h->source = argv[1];
 	h->target = argv[2];
@@ -226,7 +226,7 @@ void mount_enter_ns(const char *ns)
 	}
 	fd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || setns(fd, CLONE_NEWNS) < 0)
-		die_msg(EXIT_SYSTEM, "-N ", shown_input(buf, sizeof(buf), ns,
+		die_msg(MNT_EX_SYSERR, "-N ", shown_input(buf, sizeof(buf), ns,
 			strlen(ns)), fd < 0 ? ": " : ": cannot enter the "
 			"mount namespace: ", errno_text(errno));
 	close(fd);
@@ -335,7 +335,7 @@ static _Noreturn void die_mount(const struct helper *h, int err)
 		m[0] = "permission denied: mounting needs root (CAP_SYS_ADMIN)";
 		break;
 	}
-	die_msg(EXIT_MOUNT, "mounting ", src, " on ", dir, ": ", m[0], m[1],
+	die_msg(MNT_EX_FAIL, "mounting ", src, " on ", dir, ": ", m[0], m[1],
 		m[2], m[3], m[4], m[5]);
 }
 
@@ -456,9 +456,9 @@ int mount_run(struct helper *h, int quiet)
 		print_call(h);
 	if (h->fake || mount(h->source, h->target, h->fs->type, h->flags,
 			     h->have_data ? h->data : NULL) == 0)
-		return EXIT_OK;
+		return MNT_EX_SUCCESS;
 	if (quiet)
-		return EXIT_MOUNT;
+		return MNT_EX_FAIL;
 	die_mount(h, errno);
 }
 

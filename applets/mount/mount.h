@@ -7,11 +7,13 @@
 #include "libcommon.h"
 #include "mountopt.h"
 
+/* mount(8)'s exit codes, under libmount's names: a usage error is 1
+ * here, where every other applet exits 2 (libcommon.h's EXIT_USAGE). */
 enum {
-	EXIT_OK = 0,
-	EXIT_USAGE = 1,       /* usage error or bad option */
-	EXIT_SYSTEM = 2,      /* system error (namespace, passwd, stdout) */
-	EXIT_MOUNT = 32,      /* mount(2) failed, share not found */
+	MNT_EX_SUCCESS = 0,
+	MNT_EX_USAGE = 1,     /* usage error or bad option */
+	MNT_EX_SYSERR = 2,    /* system error (namespace, passwd, stdout) */
+	MNT_EX_FAIL = 32,     /* mount(2) failed, share not found */
 };
 
 #define MAX_OPTS 32

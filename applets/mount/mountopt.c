@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "passwd.h"
 #include "mountopt.h"
 
 #ifndef MS_NOSYMFOLLOW

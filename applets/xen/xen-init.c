@@ -95,7 +95,7 @@
 enum {
 	EXIT_NO_NAME = 1,   /* unreadable, invalid, or no usable name */
 	EXIT_NO_LIST = 1,   /* no xenstore, no or a broken reply */
-	EXIT_USAGE = 2,
+	/* a usage error: libcommon.h's EXIT_USAGE, 2 */
 };
 
 /* 4 MiB, mapped when the applet runs (static storage would be charged to

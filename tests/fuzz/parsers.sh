@@ -9,5 +9,5 @@ lib=$(ls "$TOP"/libcommon/*.c | grep -v -e multicall.c -e install.c -e links.c \
 	-e mountopt.c -e passwd.c)
 # shellcheck disable=SC2086
 fuzz_target parsers "$TOP/tests/fuzz/corpus-parsers" \
-	"$TOP/tests/fuzz/fuzz_parsers.c" "$TOP/applets/xen/xen.c" "$TOP/applets/cgroup/cgroup-resolve.c" "$TOP/applets/cgroup/cgroup-index.c" $lib
+	"$TOP/tests/fuzz/fuzz_parsers.c" "$TOP/applets/xen/xen.c" "$TOP/applets/cgroup/cgroup-parse.c" $lib
 exit 0

@@ -1,4 +1,4 @@
-// sources: applets/cgroup/cgroup-resolve.c applets/cgroup/cgroup-index.c
+// sources: applets/cgroup/cgroup-parse.c applets/cgroup/cgroup-index.c
 /* Unit tests of cgroup-resolve's pure parts: id parsing, mountinfo lines,
  * the visibility rule for readlink results, the index and its diff. */
 #include <errno.h>

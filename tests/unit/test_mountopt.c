@@ -1,6 +1,6 @@
-// sources: applets/mount/mountopt.c
+// sources: applets/mount/mountopt.c applets/mount/passwd.c
 /* test_mountopt.c - the mount option engine (applets/mount/mountopt.c), the
- * passwd/group lookup (libcommon/passwd.c) and the xenstore wire
+ * passwd/group lookup (applets/mount/passwd.c) and the xenstore wire
  * messages mount-shared sends and checks (libcommon/xenstore.c). */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "unit.h"
 #include "libcommon.h"
 #include "mount/mountopt.h"
+#include "mount/passwd.h"
 #include "xenstore.h"
 
 static int vbox_answer;

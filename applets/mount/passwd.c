@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "passwd.h"
 
 int lookup_id_fd(int fd, const char *name, size_t len, struct id_lookup *res,
 		 char *buf, size_t cap)
