@@ -43,7 +43,7 @@
  *   cgroup-parse.c. The index (cgroup-index.c) does no I/O but mmap.
  *
  * Size matters (the whole binary has a budget): the --help text is short
- * (README.md, "cgroup-resolve", explains), and a few raw syscalls stand in for
+ * (docs/cgroup.md, "How it resolves", explains), and a few raw syscalls stand in for
  * libc wrappers that would pull in code this applet does not need.
  */
 //applet:CGROUP_RESOLVE cgroup-resolve usr/bin/cgroup-resolve cgroup_resolve_main 0

@@ -27,7 +27,7 @@
  * stale /local/domain/N is left out, as xl leaves out a domain it cannot
  * find), READ name (none: left out) and READ target (a device-model stub
  * domain: left out, as xl has no libxl configuration for it). The lines
- * go out in one write. README's xen-init-list section lists where this
+ * go out in one write. docs/xen.md's xen-init-list section lists where this
  * can differ from xl.
  */
 //applet:XEN_INIT_NAME xen-init-name usr/lib/xen-common/bin/xen-init-name xen_init_name_main 0

@@ -13,7 +13,7 @@
  * Compatibility with Debian 4.17's scripts is byte for byte on stdout,
  * stderr and exit status, except where the scripts are unsafe or fail
  * with a shell error; tests/xen/diff-debian.sh runs both and
- * README.md ("Differences from Debian's scripts") lists every exception.
+ * docs/xen.md ("Differences from Debian's scripts") lists every exception.
  */
 //applet:XEN_UTILS_WRAPPER xen-utils-wrapper usr/lib/xen-common/bin/xen-utils-wrapper xen_utils_wrapper_main ARGS_PASSTHROUGH,FALLBACK early=xen_utils_wrapper_early links=XEN_WRAPPED_TOOLS
 //usage:Usage: TOOL [ARGS...]   (TOOL is any name linked to xen-utils-wrapper)
