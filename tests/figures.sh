@@ -8,7 +8,8 @@
 # marker naming it: 4<!--fig:xl-syscalls-->, commas allowed in the number
 # (96,768<!--fig:size-full-->). Tests record what they measure with
 # `figure NAME VALUE` (tests/lib.sh) in $FIGURES (build/tests/figures,
-# which tests/run empties first). For each marker:
+# which tests/run empties first). A marker inside `code` is an example,
+# not a figure. For each marker:
 #   PASS     the number is the value measured in this run
 #   FAIL     it differs (file:line, documented and measured values); the
 #            run measured the name twice with different values; the name
@@ -90,7 +91,8 @@ for doc in "$@"; do
 		else
 			fail "figures/$name" "$where: documented $doc_value, measured $got"
 		fi
-	done < <(grep -noE '[0-9][0-9,]*(\.[0-9]+)?<!--fig:[^>]*-->|<!--fig:[^>]*-->' "$doc")
+	done < <(sed 's/`[^`]*`//g' "$doc" |
+		grep -noE '[0-9][0-9,]*(\.[0-9]+)?<!--fig:[^>]*-->|<!--fig:[^>]*-->')
 done
 info "figures: $markers markers in $#$( [ $# = 1 ] && echo ' file' || echo ' files'); measured: $(
 	for n in "${!measured[@]}"; do printf '%s=%s ' "$n" "${measured[$n]}"; done)"
