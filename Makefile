@@ -4,7 +4,8 @@
 #                     config/defconfig when absent)
 #   make check        the whole test suite (needs root: chroot, namespaces;
 #                     installs what it needs with apt-get, as make does)
-#   make check-fast   the same without the VM boots, fuzzing briefly
+#   make check-fast   the developer's loop: no VM boot, no build matrix,
+#                     ASan rerun or packaging, fuzzing briefly
 #   make help         every target
 #
 # Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
@@ -174,13 +175,21 @@ TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run
+# What check-fast needs of them: not QEMU and cpio (the VM boots), nor the
+# packaging tools.
+TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common \
+	pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian,$(TEST_TOOLS))
 
-# The developer's loop (docs/testing.md): every host test, no VM boot
-# (tests/vm), each fuzz target for FUZZ_SECONDS_FAST seconds.
+# The developer's loop (docs/testing.md): the families' host tests, unit,
+# hostile and harness tests, each fuzz target for FUZZ_SECONDS_FAST
+# seconds; without the VM boots and the slow techniques of CHECK_FAST_SKIP
+# (the ASan rerun, the build matrix, the Debian packages: run them with
+# `tests/run asan build packaging`).
 FUZZ_SECONDS_FAST ?= 4
+CHECK_FAST_SKIP ?= vm asan build packaging
 check-fast: $(BIN)
-	@config/need-tools.sh --for tests $(TEST_TOOLS)
-	SKIP_FAMILIES=vm FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run
+	@config/need-tools.sh --for tests $(TEST_TOOLS_FAST)
+	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run
 
 # Debian packages forkless and forkless-xen (dpkg-buildpackage -b -uc -us in
 # a copy of the tree; debian/build-debs), into build/deb; their tests alone.
@@ -220,7 +229,7 @@ help:
 	@echo "  savedefconfig       \$$(O)/defconfig: the options that differ from the defaults"
 	@echo "  install             forkless --install -s \$$(DESTDIR)"
 	@echo "  check               the whole test suite (tests/run; docs/testing.md)"
-	@echo "  check-fast          the suite without the VM boots, short fuzz runs"
+	@echo "  check-fast          the suite without VM boots, asan, build, packaging; short fuzz"
 	@echo "  check-packaging     the Debian packages' tests (tests/packaging)"
 	@echo "  check-vm            the VM boots alone (tests/vm/run)"
 	@echo "  check-xen-toolstack the Xen boot of check-vm alone (VM_ONLY=xen)"
