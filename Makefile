@@ -4,6 +4,8 @@
 #                     config/defconfig when absent)
 #   make check        the whole test suite (needs root: chroot, namespaces;
 #                     installs what it needs with apt-get, as make does)
+#   make check-fast   the developer's loop: no VM boot, no build matrix,
+#                     ASan rerun or packaging, fuzzing briefly
 #   make help         every target
 #
 # Variables: CC (default musl-gcc), CFLAGS (default -Os), O (object dir,
@@ -173,13 +175,28 @@ TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run
+# What check-fast needs of them: not QEMU and cpio (the VM boots), nor the
+# packaging tools.
+TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common \
+	pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian,$(TEST_TOOLS))
+
+# The developer's loop (docs/testing.md): the families' host tests, unit,
+# hostile and harness tests, each fuzz target for FUZZ_SECONDS_FAST
+# seconds; without the VM boots and the slow techniques of CHECK_FAST_SKIP
+# (the ASan rerun, the build matrix, the Debian packages: run them with
+# `tests/run asan build packaging`).
+FUZZ_SECONDS_FAST ?= 4
+CHECK_FAST_SKIP ?= vm asan build packaging
+check-fast: $(BIN)
+	@config/need-tools.sh --for tests $(TEST_TOOLS_FAST)
+	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run
 
 # Debian packages forkless and forkless-xen (dpkg-buildpackage -b -uc -us in
 # a copy of the tree; debian/build-debs), into build/deb; their tests alone.
 deb:
 	debian/build-debs build/deb
 check-packaging: $(BIN)
-	FORKLESS=$(abspath $(BIN)) tests/run tests/packaging/
+	FORKLESS=$(abspath $(BIN)) tests/run packaging
 
 check-vm: $(BIN)
 	tests/vm/run $(abspath $(BIN))
@@ -207,12 +224,28 @@ distclean: clean
 
 help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
-	@echo "Targets: all menuconfig defconfig NAME_defconfig allnoconfig allyesconfig"
-	@echo "         olddefconfig savedefconfig install check check-packaging check-vm deb"
-	@echo "         bench bench-shares clean distclean"
-	@echo "         bench-docs (build/bench/*.md, the benchmarks' tables, into docs/benchmarks.md)"
+	@echo "Targets:"
+	@echo "  all                 build ./forkless (the default)"
+	@echo "  menuconfig          edit .config (kconfig-mconf)"
+	@echo "  defconfig           .config from config/defconfig"
+	@echo "  NAME_defconfig      .config from config/NAME_defconfig"
+	@echo "  allnoconfig allyesconfig olddefconfig"
+	@echo "                      kconfig-conf's own"
+	@echo "  savedefconfig       \$$(O)/defconfig: the options that differ from the defaults"
+	@echo "  install             forkless --install -s \$$(DESTDIR)"
+	@echo "  check               the whole test suite (tests/run; docs/testing.md)"
+	@echo "  check-fast          the suite without VM boots, asan, build, packaging; short fuzz"
+	@echo "  check-packaging     the Debian packages' tests (tests/packaging)"
+	@echo "  check-vm            the VM boots alone (tests/vm/run)"
+	@echo "  check-xen-toolstack the Xen boot of check-vm alone (VM_ONLY=xen)"
+	@echo "  deb                 the Debian packages, into build/deb"
+	@echo "  bench               the benchmarks (tests/bench/run)"
+	@echo "  bench-shares        9p and virtio-fs mount options timed in the VM"
+	@echo "  bench-docs          copy build/bench/*.md (the benchmarks' tables) into docs/benchmarks.md"
+	@echo "  clean distclean     remove build/ and the binary (distclean: .config too)"
+	@echo "  help                this text"
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
-	savedefconfig install check check-packaging check-vm check-xen-toolstack \
+	savedefconfig install check check-fast check-packaging check-vm check-xen-toolstack \
 	deb bench bench-shares bench-docs clean distclean help

@@ -6,6 +6,9 @@
 #   SKIPPED: NAME: REASON          (only where the machine cannot run it)
 #   INFO: TEXT                     (measurements, not counted)
 # A script exits 0 unless it could not run at all.
+# TEST_MATCH=PATTERN (tests/run -k): only the checks whose NAME contains
+# PATTERN (shell wildcards allowed) print their line; the others still
+# run, silently (later checks may depend on what they did).
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FORKLESS=${FORKLESS:-$TOP/forkless}
@@ -25,15 +28,30 @@ for _lib_fd in /proc/$$/fd/*; do
 done
 unset _lib_self _lib_fd _lib_n
 
-pass() { printf 'PASS: %s\n' "$1"; }
+# wanted NAME: whether the check NAME is reported (TEST_MATCH).
+wanted() { [ -z "${TEST_MATCH:-}" ] || [[ $1 == *$TEST_MATCH* ]]; }
+pass() { wanted "$1" || return 0; printf 'PASS: %s\n' "$1"; }
 fail() {
+	wanted "$1" || return 0
 	printf 'FAIL: %s: %s\n' "$1" "${2:-}"
 	shift 2 2>/dev/null || shift
 	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /'
 	return 0
 }
-skip() { printf 'SKIPPED: %s: %s\n' "$1" "$2"; }
+skip() { wanted "$1" || return 0; printf 'SKIPPED: %s: %s\n' "$1" "$2"; }
 info() { printf 'INFO: %s\n' "$*"; }
+
+# figure NAME VALUE: records a deterministic count this run measured (one
+# line "NAME VALUE" in $FIGURES, build/tests/figures by default, which
+# tests/run empties first). tests/figures.sh, run last, compares it with
+# the documentation's `VALUE<!--fig:NAME-->` marker; docs/testing.md lists
+# the names and the test that measures each.
+figure() {
+	# (not the ASan/UBSan build's: tests/asan/suite.sh runs its own binary)
+	[ -n "${FORKLESS_SANITIZED:-}" ] && return 0
+	printf '%s %s\n' "$1" "$2" >>"${FIGURES:-$TOP/build/tests/figures}"
+	info "figure $1 = $2"
+}
 
 # check NAME EXPECTED ACTUAL: pass when equal, else fail with both shown.
 check() {

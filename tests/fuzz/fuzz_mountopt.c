@@ -1,17 +1,11 @@
 /* fuzz_mountopt.c - libFuzzer target for the mount option engine
- * (applets/mount/mountopt.c) and the reply parser of the xenstore client
- * (libcommon/xenstore.c, xs_decode) that mount-shared reads tags with.
+ * (applets/mount/mountopt.c). (The xenstore replies mount-shared reads
+ * tags with are fuzz_xenstore.c's.)
  *
- * Input: byte 0 picks the table (vboxsf, 9p, virtiofs, xenstore reply),
- * sloppy mode and the answer of the VirtualBox driver probe; the rest is
- * the option string, or the bytes read from xenstore (bits 4-5 of byte 0
- * pick the request type, fed to the parser whole and byte by byte as
- * read(2) may return them). Invariants checked (abort() on violation,
- * which libFuzzer reports as a crash):
- *   - a reply is accepted only whole, with the request's type (or
- *     XS_ERROR, then as -errno) and req_id, a payload within the input
- *     and at most XS_PAYLOAD_MAX bytes; a prefix of it is incomplete
- *     (XS_MORE) or already refused, never accepted;
+ * Input: byte 0 picks the table (bits 0-1: vboxsf, 9p, virtiofs, and 3
+ * vboxsf again), sloppy mode (bit 2) and the answer of the VirtualBox
+ * driver probe (bit 3); the rest is the option string. Invariants checked
+ * (abort() on violation, which libFuzzer reports as a crash):
  *   - the data built is at most 4095 bytes, NUL-terminated, and either
  *     complete or refused (MOPT_TOO_LONG), never cut;
  *   - split as the kernel's LSM parsers split it (at commas outside
@@ -26,7 +20,6 @@
 
 #include "libcommon.h"
 #include "mount/mountopt.h"
-#include "xenstore.h"
 
 static int vbox;
 
@@ -49,46 +42,6 @@ static int vbox_probe(struct mopt_ctx *ctx)
 static const struct mopt_fs *const tables[3] = {
 	&mopt_fs_vboxsf, &mopt_fs_9p, &mopt_fs_virtiofs
 };
-
-/* One xenstore reply (the bytes after byte 0) to a request of type. */
-static void fuzz_xs_reply(const char *buf, size_t len, uint32_t type)
-{
-	static const uint32_t req_id = 1;
-	const char *payload = NULL;
-	uint32_t plen = 0;
-	struct xs_header h;
-	int r = xs_decode(buf, len, type, req_id, &payload, &plen);
-
-	if (r == 0 || (r < 0 && payload)) {
-		/* accepted (or an XS_ERROR): the header says so exactly */
-		memcpy(&h, buf, sizeof(h));
-		if (len != sizeof(h) + h.len || plen != h.len ||
-		    plen > XS_PAYLOAD_MAX || payload != buf + sizeof(h) ||
-		    h.req_id != req_id ||
-		    (h.type != type && h.type != XS_ERROR) ||
-		    (r == 0) != (h.type == type && type != XS_ERROR))
-			abort();
-	}
-	if (r == XS_MORE && len >= sizeof(h)) {
-		memcpy(&h, buf, sizeof(h));
-		if (len >= sizeof(h) + h.len)
-			abort();   /* all there, yet "incomplete" */
-	}
-	/* As read(2) may deliver it: no prefix short of the whole message
-	 * is accepted, and one is refused only when the whole is. */
-	size_t whole = len;
-	if (len >= sizeof(h)) {
-		memcpy(&h, buf, sizeof(h));
-		if (sizeof(h) + (size_t)h.len < whole)
-			whole = sizeof(h) + h.len;
-	}
-	for (size_t n = 0; n < whole; n++) {
-		int p = xs_decode(buf, n, type, req_id, &payload, &plen);
-
-		if ((p != XS_MORE && p != -EIO) || (p == -EIO && r != -EIO))
-			abort();
-	}
-}
 
 static void parse_build(const struct mopt_fs *fs, int sloppy, const char *s,
 			size_t n, char *out, long *len, unsigned long *flags)
@@ -126,15 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	vbox = data[0] >> 3 & 1;
-	if ((data[0] & 3) == 3) {
-		static const uint32_t types[4] = {
-			XS_DIRECTORY, XS_READ, XS_WRITE, XS_TRANSACTION_START
-		};
-		fuzz_xs_reply((const char *)data + 1, size - 1,
-			      types[data[0] >> 4 & 3]);
-		return 0;
-	}
-	fs = tables[data[0] & 3];
+	fs = tables[(data[0] & 3) % 3];
 	parse_build(fs, data[0] >> 2 & 1, (const char *)data + 1, size - 1,
 		    out, &len, &flags);
 	mopt_flags_text(flags, flagbuf, sizeof(flagbuf));

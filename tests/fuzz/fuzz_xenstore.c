@@ -4,12 +4,14 @@
  * input. The first 8 input bytes are the expected type and req_id.
  * Invariants: a reply is accepted only whole, of the request's type (or
  * XS_ERROR, then as a negative errno) and req_id, with its payload inside
- * the input and as long as its header says; a prefix of an accepted reply
- * is never accepted (XS_MORE or an error); read as a stream of replies
- * (xs_decode_next, req_ids counting up, as pipelined requests are
- * answered), each one taken is whole, inside the input, and exactly what
- * xs_decode accepts alone; an encoded request decodes back to its own
- * header and payload. */
+ * the input and as long as its header says; a reply all there is never
+ * "incomplete"; as read(2) may deliver it, every prefix short of the
+ * whole message is XS_MORE or refused, and refused only when the whole
+ * is; read as a stream of replies (xs_decode_next, req_ids counting up,
+ * as pipelined requests are answered), each one taken is whole, inside
+ * the input, and exactly what xs_decode accepts alone; an encoded request
+ * decodes back to its own header and payload. (The xenstore replies
+ * fuzz_mountopt.c once fuzzed too are here, in corpus-xenstore/from-mountopt-*.) */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,9 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	memcpy(&type, d, 4);
 	memcpy(&req_id, d + 4, 4);
 	len = n - 8;
+	payload = NULL;
 	ret = xs_decode(buf, len, type, req_id, &payload, &plen);
-	if (ret == 0 || (ret < 0 && ret != -EIO)) {
-		/* whole, and the request's */
+	if (ret == 0 || (ret < 0 && ret != -EIO) || (ret < 0 && payload)) {
+		/* whole, and the request's (an XS_ERROR reply naming an
+		 * unknown errno is -EIO with its payload set) */
 		CHECK(len >= sizeof(h));
 		memcpy(&h, buf, sizeof(h));
 		CHECK(h.req_id == req_id && (h.type == type || h.type == XS_ERROR));
@@ -43,16 +47,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		CHECK(payload == buf + sizeof(h));
 		CHECK((ret == 0) == (h.type == type && type != XS_ERROR) ||
 		      (type == XS_ERROR && h.type == XS_ERROR));
-		for (size_t cut = 0; cut < len; cut += 1 + cut / 4) {
+	}
+	if (ret == -EIO)
+		CHECK(len >= sizeof(h));
+	if (ret == XS_MORE && len >= sizeof(h)) {
+		memcpy(&h, buf, sizeof(h));
+		CHECK(len < sizeof(h) + (size_t)h.len);   /* all there, yet "incomplete" */
+	}
+	/* As read(2) may deliver it: no prefix short of the whole message is
+	 * accepted, and one is refused only when the whole is. */
+	{
+		size_t whole = len;
+
+		if (len >= sizeof(h)) {
+			memcpy(&h, buf, sizeof(h));
+			if (sizeof(h) + (size_t)h.len < whole)
+				whole = sizeof(h) + h.len;
+		}
+		for (size_t cut = 0; cut < whole; cut++) {
 			const char *p2;
 			uint32_t l2;
 			int r2 = xs_decode(buf, cut, type, req_id, &p2, &l2);
 
 			CHECK(r2 == XS_MORE || r2 == -EIO);
+			CHECK(r2 != -EIO || ret == -EIO);
 		}
 	}
-	if (ret == -EIO)
-		CHECK(len >= sizeof(h));
 	for (size_t at = 0, k = 0; at < len; k++) {
 		const char *p2;
 		uint32_t l2 = 0;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "xen/xlcfg.h"
-#include "../xen-init/libxlutil.h"   /* the real parser's prototypes */
+#include "../xen/libxlutil.h"   /* the real parser's prototypes */
 
 #define INPUT_MAX 6000   /* lib-fuzz.sh runs with -max_len=6000 */
 #define CHILD_INPUTS 20000   /* then the child is replaced */

@@ -209,9 +209,11 @@ scenario() {
 		fail "$HP_FAMILY/$name: end state differs from Debian's script" "$(cat "$HP/$name.diff")"
 	fi
 	# WANT_PROCS=-: a call forkless hands over (the script's processes)
-	[ "${WANT_PROCS:-1}" = - ] ||
+	if [ "${WANT_PROCS:-1}" != - ]; then
 		check "$HP_FAMILY/$name: processes (Debian's: $(hp_procs "$HP/$name.debian.strace"))" 1 \
 			"$(hp_procs "$HP/$name.forkless.strace")"
+		figure hotplug-procs-call "$(hp_procs "$HP/$name.forkless.strace")"
+	fi
 }
 # hp_xs_requests: the requests xenstored got since the last hp_call began (every
 # connection's: run it before anything else asks)

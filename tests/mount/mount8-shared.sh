@@ -64,28 +64,13 @@ if ! mount -t overlay overlay -o "lowerdir=$T/sbin:$sbindir" "$sbindir" 2>"$T/ov
 fi
 [ -x /sbin/mount.shared ] || { fail mount/mount8-shared/setup "/sbin/mount.shared not visible"; exit 0; }
 
-# calls CMD...: the mount(2) calls made under CMD (injected: nothing is
-# mounted) in got, one per line; RC, $T/out, $T/err.
-calls() {
-	strace -f -qq -s 8192 -o "$T/st" -e trace=mount -e inject=mount:retval=0 "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	got=$(sed -n 's/^[0-9]* *//; s/^\(mount(.*)\) *= 0 (INJECTED)$/\1/p' "$T/st")
-}
-# mounts NAME EXPECTED-CALLS CMD...: CMD exits 0 having made exactly
-# these mount(2) calls.
-mounts() {
-	local name=$1 want=$2
-	shift 2
-	calls "$@"
-	[ "$RC" = 0 ] && check "$name" "$want" "$got" || fail "$name" "exit $RC, calls '$got'" "$(cat "$T/err")"
-}
 # within NAME MIN-MS MAX-MS CMD...: CMD's run time in ms in MS, then
 # ok when MIN <= MS < MAX.
 within() {
 	local start
 	start=$(date +%s%N)
 	shift 3
-	calls "$@"
+	mount_calls "$@"
 	MS=$(( ($(date +%s%N) - start) / 1000000 ))
 }
 
@@ -104,11 +89,11 @@ mounts mount/mount8-shared/wait-alone "mount(\"hostshare\", \"$M\", \"9p\", 0, \
 # -t shared.SUBTYPE (mount(8) passes -t shared.9p to /sbin/mount.shared)
 mounts mount/mount8-shared/subtype-9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"$D9\")" \
 	mount -t shared.9p hostshare "$M"
-calls mount -t shared.virtiofs -o wait=0 hostshare "$M"
+mount_calls mount -t shared.virtiofs -o wait=0 hostshare "$M"
 [ "$RC" = 32 ] && [ -z "$got" ] && grep -q "mount.shared: no share with tag 'hostshare' found; the tags present are" "$T/err" &&
 	grep -q "^myfs	virtiofs" "$T/err" && ! grep -q "^hostshare	9p" "$T/err" && pass mount/mount8-shared/subtype-restricts ||
 	fail mount/mount8-shared/subtype-restricts "exit $RC, calls '$got'" "$(cat "$T/err")"
-calls mount -t shared.nfs hostshare "$M"
+mount_calls mount -t shared.nfs hostshare "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q -- "-t nfs: not a type" "$T/err" && pass mount/mount8-shared/bad-subtype ||
 	fail mount/mount8-shared/bad-subtype "exit $RC" "$(cat "$T/err")"
 
@@ -117,7 +102,7 @@ mounts mount/mount8-shared/fstab-9p "mount(\"hostshare\", \"$M/a\", \"9p\", MS_R
 	mount -T "$T/fstab" "$M/a"
 mounts mount/mount8-shared/fstab-subtype "mount(\"myfs\", \"$M/b\", \"virtiofs\", 0, \"dax=inode\")" \
 	mount -T "$T/fstab" "$M/b"
-calls mount -a -T "$T/fstab"
+mount_calls mount -a -T "$T/fstab"
 want=$(printf '%s\n' "mount(\"hostshare\", \"$M/a\", \"9p\", MS_RDONLY, \"cache=loose,$D9\")" \
 	"mount(\"myfs\", \"$M/b\", \"virtiofs\", 0, \"dax=inode\")" | sort)
 [ "$RC" = 0 ] && check mount/mount8-shared/fstab-mount-a "$want" "$(printf '%s\n' "$got" | sort)" ||
@@ -126,7 +111,7 @@ want=$(printf '%s\n' "mount(\"hostshare\", \"$M/a\", \"9p\", MS_RDONLY, \"cache=
 # type /proc/mounts shows: 9p, not shared) is not mounted twice. A tmpfs
 # with source hostshare stands in for the 9p mount.
 mount -t tmpfs hostshare "$M/a"
-calls mount -a -T "$T/fstab"
+mount_calls mount -a -T "$T/fstab"
 [ "$RC" = 0 ] && check mount/mount8-shared/fstab-mount-a-skips-mounted "mount(\"myfs\", \"$M/b\", \"virtiofs\", 0, \"dax=inode\")" "$got" ||
 	fail mount/mount8-shared/fstab-mount-a-skips-mounted "exit $RC: $(cat "$T/err")"
 umount "$M/a"
@@ -139,7 +124,7 @@ within x 0 0 mount -T "$T/fstab" "$M/c"
 # message, and util-linux mount(8) passes that on (nofail only tells
 # systemd not to hold the boot for the mount)
 printf 'nosuch %s shared nofail,wait=0 0 0\n' "$M/c" >"$T/fstab-nofail"
-calls mount -a -T "$T/fstab-nofail"
+mount_calls mount -a -T "$T/fstab-nofail"
 [ "$RC" = 32 ] && [ -z "$got" ] && grep -q "^mount.shared: no share with tag 'nosuch' found;" "$T/err" &&
 	pass mount/mount8-shared/nofail-missing-tag-reported || fail mount/mount8-shared/nofail-missing-tag-reported "exit $RC" "$(cat "$T/err")"
 # wait=: the tag probed late is waited for; a missing one waits that long
@@ -161,7 +146,7 @@ within x 0 0 mount -t shared nosuch "$M"
 [ "$RC" = 32 ] && [ "$MS" -ge 5000 ] && [ "$MS" -lt 7000 ] && grep -q "after waiting 5 s" "$T/err" &&
 	pass mount/mount8-shared/default-wait-5s || fail mount/mount8-shared/default-wait-5s "exit $RC after $MS ms" "$(cat "$T/err")"
 for bad in soon -1 86401 ""; do
-	calls mount -t shared -o "wait=$bad" hostshare "$M"
+	mount_calls mount -t shared -o "wait=$bad" hostshare "$M"
 	[ "$RC" = 1 ] && [ -z "$got" ] && grep -qxF "mount.shared: wait= wants a number of seconds (0..86400), not ${bad:-an empty value} (try mount.shared --help)" "$T/err" &&
 		pass "mount/mount8-shared/bad-wait-'$bad'" || fail "mount/mount8-shared/bad-wait-'$bad'" "exit $RC" "$(cat "$T/err")"
 done
@@ -171,14 +156,14 @@ within x 0 0 "$FORKLESS" mount-shared -o wait=0 nosuch "$M"
 	fail mount/mount8-shared/mount-shared-takes-wait "exit $RC after $MS ms" "$(cat "$T/err")"
 
 # the flags mount(8) passes on: -s -v -n -N; and the helper's own -r -w
-calls mount -s -t shared -o foo,cache=none hostshare "$M"
+mount_calls mount -s -t shared -o foo,cache=none hostshare "$M"
 [ "$RC" = 0 ] && [ "$got" = "mount(\"hostshare\", \"$M\", \"9p\", 0, \"cache=none,$D9\")" ] &&
 	grep -q "ignoring unknown option 'foo' (-s)" "$T/err" && pass mount/mount8-shared/sloppy ||
 	fail mount/mount8-shared/sloppy "exit $RC, '$got'" "$(cat "$T/err")"
-calls mount -t shared -o foo hostshare "$M"
+mount_calls mount -t shared -o foo hostshare "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "unknown 9p option 'foo'" "$T/err" && pass mount/mount8-shared/unknown-option ||
 	fail mount/mount8-shared/unknown-option "exit $RC, '$got'" "$(cat "$T/err")"
-calls mount -v -n -t shared myfs "$M"
+mount_calls mount -v -n -t shared myfs "$M"
 [ "$RC" = 0 ] && grep -qxF "mount(\"myfs\", \"$M\", \"virtiofs\", 0, NULL)" "$T/out" && pass mount/mount8-shared/verbose ||
 	fail mount/mount8-shared/verbose "exit $RC, stdout: $(cat "$T/out")" "$(cat "$T/err")"
 mounts mount/mount8-shared/namespace "mount(\"hostshare\", \"$M\", \"9p\", 0, \"$D9\")" \
@@ -187,19 +172,19 @@ mounts mount/mount8-shared/helper-r "mount(\"hostshare\", \"$M\", \"9p\", MS_RDO
 	/sbin/mount.shared hostshare "$M" -r
 mounts mount/mount8-shared/helper-w-is-rw "mount(\"hostshare\", \"$M\", \"9p\", 0, \"$D9\")" \
 	/sbin/mount.shared hostshare "$M" -o ro -w
-calls /sbin/mount.shared -l
+mount_calls /sbin/mount.shared -l
 [ "$RC" = 1 ] && grep -q "unknown option -l" "$T/err" && pass mount/mount8-shared/no-list-option ||
 	fail mount/mount8-shared/no-list-option "exit $RC" "$(cat "$T/out" "$T/err")"
-calls /sbin/mount.shared --help
+mount_calls /sbin/mount.shared --help
 [ "$RC" = 0 ] && grep -q "^Usage: mount.shared TAG DIR" "$T/out" && grep -q "wait=SECONDS" "$T/out" &&
 	pass mount/mount8-shared/help || fail mount/mount8-shared/help "exit $RC" "$(cat "$T/out" "$T/err")"
 # wait= is an option of its own only outside quotes: a label that holds
 # the text is passed whole; a quote left open is refused, not cut
-calls /sbin/mount.shared hostshare "$M" -f -v -o 'context="a,wait=9",wait=0'
+mount_calls /sbin/mount.shared hostshare "$M" -f -v -o 'context="a,wait=9",wait=0'
 [ "$RC" = 0 ] && [ -z "$got" ] &&
 	[ "$(cat "$T/out")" = "mount(\"hostshare\", \"$M\", \"9p\", 0, \"context=\\\"a,wait=9\\\",$D9\")" ] &&
 	pass mount/mount8-shared/wait-inside-quotes-kept || fail mount/mount8-shared/wait-inside-quotes-kept "exit $RC" "$(cat "$T/out" "$T/err")"
-calls /sbin/mount.shared hostshare "$M" -o '"wait=1'
+mount_calls /sbin/mount.shared hostshare "$M" -o '"wait=1'
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "unclosed double quote" "$T/err" && pass mount/mount8-shared/open-quote ||
 	fail mount/mount8-shared/open-quote "exit $RC" "$(cat "$T/err")"
 for h in --help -h; do

@@ -60,6 +60,7 @@ fi
 export T FORKLESS TOP
 cat >"$T/ns.sh" <<'NS'
 . "$TOP/tests/lib.sh"
+. "$TOP/tests/mount/lib-mount.sh"
 sbindir=$(readlink -f /sbin)
 mount --make-rprivate / 2>/dev/null
 if ! mount -t overlay overlay -o "lowerdir=$T/sbin:$sbindir" "$sbindir" 2>"$T/ovl.err"; then
@@ -70,53 +71,34 @@ mount --bind "$T/passwd" /etc/passwd
 mount --bind "$T/group" /etc/group
 [ -x /sbin/mount.vboxsf ] || { fail mount/mount8/setup "/sbin/mount.vboxsf not visible"; exit 0; }
 
-# calls CMD...: the mount(2) calls made under CMD, one per line, in
-# $T/calls (and got); RC is CMD's exit status.
-calls() {
-	strace -f -qq -s 8192 -o "$T/st" -e trace=mount -e inject=mount:retval=0 "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	sed -n 's/^[0-9]* *//; s/^\(mount(.*)\) *= 0 (INJECTED)$/\1/p' "$T/st" >"$T/calls"
-	got=$(cat "$T/calls")
-}
-# expect NAME EXPECTED-CALL CMD...
-expect() {
-	local name=$1 want=$2
-	shift 2
-	calls "$@"
-	if [ "$RC" != 0 ]; then
-		fail "$name" "exit $RC" "$(cat "$T/err")"
-	else
-		check "$name" "$want" "$got"
-	fi
-}
 M=$T/mnt
-expect mount/mount8/vboxsf "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=4321\")" \
+mounts mount/mount8/vboxsf "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=4321\")" \
 	mount -t vboxsf -o uid=tuser share "$M"
-expect mount/mount8/vboxsf-fstab-words "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME, \"uid=4321,gid=8765\")" \
+mounts mount/mount8/vboxsf-fstab-words "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME, \"uid=4321,gid=8765\")" \
 	mount -t vboxsf -o nofail,_netdev,relatime,uid=tuser,gid=tgroup share "$M"
-expect mount/mount8/vboxsf-ro "mount(\"share\", \"$M\", \"vboxsf\", MS_RDONLY|MS_NOSUID|MS_NODEV, \"ttl=100\")" \
+mounts mount/mount8/vboxsf-ro "mount(\"share\", \"$M\", \"vboxsf\", MS_RDONLY|MS_NOSUID|MS_NODEV, \"ttl=100\")" \
 	mount -r -t vboxsf -o nosuid,ttl=100 share "$M"
-expect mount/mount8/vboxsf-user "mount(\"share\", \"$M\", \"vboxsf\", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL)" \
+mounts mount/mount8/vboxsf-user "mount(\"share\", \"$M\", \"vboxsf\", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL)" \
 	mount -t vboxsf -o user share "$M"
-expect mount/mount8/9p-defaults "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" \
+mounts mount/mount8/9p-defaults "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" \
 	mount -t 9p hostshare "$M"
-expect mount/mount8/9p-options "mount(\"hostshare\", \"$M\", \"9p\", MS_NOATIME, \"cache=loose,dfltuid=4321,trans=virtio,version=9p2000.L,msize=512000\")" \
+mounts mount/mount8/9p-options "mount(\"hostshare\", \"$M\", \"9p\", MS_NOATIME, \"cache=loose,dfltuid=4321,trans=virtio,version=9p2000.L,msize=512000\")" \
 	mount -t 9p -o noatime,cache=loose,dfltuid=tuser hostshare "$M"
-expect mount/mount8/virtiofs "mount(\"vfs\", \"$M\", \"virtiofs\", 0, \"dax=always\")" \
+mounts mount/mount8/virtiofs "mount(\"vfs\", \"$M\", \"virtiofs\", 0, \"dax=always\")" \
 	mount -t virtiofs -o dax=always vfs "$M"
-expect mount/mount8/fstab-vboxsf "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME, \"uid=4321,gid=8765,dmode=0750\")" \
+mounts mount/mount8/fstab-vboxsf "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME, \"uid=4321,gid=8765,dmode=0750\")" \
 	mount -T "$T/fstab" "$M"
-expect mount/mount8/fstab-9p "mount(\"hostshare\", \"$M/9p\", \"9p\", MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" \
+mounts mount/mount8/fstab-9p "mount(\"hostshare\", \"$M/9p\", \"9p\", MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" \
 	mount --fstab "$T/fstab" "$M/9p"
-expect mount/mount8/fstab-virtiofs "mount(\"vfs\", \"$M/vfs\", \"virtiofs\", 0, \"dax=inode\")" \
+mounts mount/mount8/fstab-virtiofs "mount(\"vfs\", \"$M/vfs\", \"virtiofs\", 0, \"dax=inode\")" \
 	mount -T "$T/fstab" "$M/vfs"
 case $(printf '%s\n' "$(uname -r)" 5.8 | sort -V | head -1) in
 5.8) xm=262144 ;; *) xm=65536 ;;
 esac
-expect mount/mount8/fstab-9p-xen "mount(\"xen9p\", \"$M/xen\", \"9p\", MS_RDONLY, \"trans=xen,version=9p2000.L,msize=$xm\")" \
+mounts mount/mount8/fstab-9p-xen "mount(\"xen9p\", \"$M/xen\", \"9p\", MS_RDONLY, \"trans=xen,version=9p2000.L,msize=$xm\")" \
 	mount -T "$T/fstab" "$M/xen"
 # mount -a with the fstab: every line but the noauto one, one helper each
-calls mount -a -T "$T/fstab"
+mount_calls mount -a -T "$T/fstab"
 got=$(sort "$T/calls" | tr '\n' '|')
 want=$(printf '%s\n' "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME, \"uid=4321,gid=8765,dmode=0750\")" \
 	"mount(\"hostshare\", \"$M/9p\", \"9p\", MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" \
@@ -124,20 +106,20 @@ want=$(printf '%s\n' "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV|MS_RELATIME,
 [ "$RC" = 0 ] && check mount/mount8/fstab-mount-a "$want" "$got" || fail mount/mount8/fstab-mount-a "exit $RC: $(cat "$T/err")"
 
 # -s, -f, -v as mount(8) passes them on
-calls mount -s -t vboxsf -o foo,uid=1 share "$M"
+mount_calls mount -s -t vboxsf -o foo,uid=1 share "$M"
 [ "$RC" = 0 ] && [ "$got" = "mount(\"share\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1\")" ] &&
 	grep -q "ignoring unknown option 'foo' (-s)" "$T/err" && pass mount/mount8/sloppy ||
 	fail mount/mount8/sloppy "exit $RC, call '$got'" "$(cat "$T/err")"
-calls mount -f -t 9p hostshare "$M"
+mount_calls mount -f -t 9p hostshare "$M"
 [ "$RC" = 0 ] && [ -z "$got" ] && pass mount/mount8/fake-no-mount-call ||
 	fail mount/mount8/fake-no-mount-call "exit $RC, call '$got'"
-calls mount -v -t virtiofs vfs "$M"
+mount_calls mount -v -t virtiofs vfs "$M"
 grep -qF "mount(\"vfs\", \"$M\", \"virtiofs\", 0, NULL)" "$T/out" && pass mount/mount8/verbose-prints-call ||
 	fail mount/mount8/verbose-prints-call "stdout: $(cat "$T/out")"
-calls mount -t vboxsf -o uid=1,bogus share "$M"
+mount_calls mount -t vboxsf -o uid=1,bogus share "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "unknown vboxsf option 'bogus'" "$T/err" &&
 	pass mount/mount8/bad-option-exit-1 || fail mount/mount8/bad-option-exit-1 "exit $RC: $(cat "$T/err")"
-calls mount -t vboxsf -o "nls=$(head -c 5000 /dev/zero | tr '\0' a)" share "$M"
+mount_calls mount -t vboxsf -o "nls=$(head -c 5000 /dev/zero | tr '\0' a)" share "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "the kernel takes at most 4095" "$T/err" &&
 	pass mount/mount8/too-long-exit-1 || fail mount/mount8/too-long-exit-1 "exit $RC: $(cat "$T/err")"
 

@@ -7,10 +7,10 @@
 # tags (Linux 6.9+), a virtio-fs device without a visible tag (older
 # kernels), the VirtualBox guest PCI device 80ee:cafe. The mount(2) call is
 # checked with strace's injection, as in mount8.sh. Xen 9pfs tags come
-# from xenstore (/dev/xen/xenbus): a stand-in (xenstore-standin.py) answers
+# from xenstore (/dev/xen/xenbus): a stand-in (tests/xenstored-standin.py) answers
 # on a raw pty bound there (an overlay on /dev makes the path; lib-mount.sh),
 # when python3 is installed;
-# the message encoding is also covered by tests/unit/test_mountopt.c, the
+# the message encoding is also covered by tests/unit/test_xenstore.c, the
 # real xenstore by the VM tests.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/mount/lib-mount.sh"
@@ -41,40 +41,28 @@ touch /sys/bus/virtio/drivers/9pnet_virtio/bind /sys/bus/virtio/drivers/9pnet_vi
 mkdir -p /sys/fs/virtiofs/0
 printf 'myfs\n' >/sys/fs/virtiofs/0/tag
 
-# run_ms ARGS...: mount-shared under strace; RC, $T/err, $T/out, got (the
-# injected mount calls).
-run_ms() {
-	strace -f -qq -s 4096 -o "$T/st" -e trace=mount -e inject=mount:retval=0 "$MS" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	got=$(sed -n 's/^[0-9]* *//; s/^\(mount(.*)\) *= 0 (INJECTED)$/\1/p' "$T/st")
-}
-expect() {
-	local name=$1 want=$2
-	shift 2
-	run_ms "$@"
-	[ "$RC" = 0 ] && check "$name" "$want" "$got" || fail "$name" "exit $RC" "$(cat "$T/err")"
-}
-# expect_within NAME WANT MIN-MS MAX-MS ARGS...: expect, in MIN..MAX-1 ms.
+# expect_within NAME WANT MIN-MS MAX-MS ARGS...: mount-shared ARGS makes
+# the mount(2) calls WANT (mounts), in MIN..MAX-1 ms.
 expect_within() {
 	local name=$1 want=$2 min=$3 max=$4 start ms
 	shift 4
 	start=$(date +%s%N)
-	run_ms "$@"
+	mount_calls "$MS" "$@"
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	[ "$RC" = 0 ] && [ "$got" = "$want" ] && [ "$ms" -ge "$min" ] && [ "$ms" -lt "$max" ] && pass "$name" ||
 		fail "$name" "exit $RC after $ms ms (expected $min..$max), '$got'" "$(cat "$T/err")"
 }
 
-run_ms -l
+mount_calls "$MS" -l
 want=$(printf 'myfs\tvirtiofs\tvirtiofs:0\nhostshare\t9p\tvirtio:virtio3\nold-style\t9p\tvirtio:virtio7\n' | sort)
 [ "$RC" = 0 ] && check mount/shared/list "$want" "$(sort "$T/out")" || fail mount/shared/list "exit $RC" "$(cat "$T/err")"
-expect mount/shared/9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" hostshare "$M"
-expect mount/shared/9p-nul-terminated-tag "mount(\"old-style\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" old-style "$M"
-expect mount/shared/9p-options "mount(\"hostshare\", \"$M\", \"9p\", MS_RDONLY|MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" \
+mounts mount/shared/9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" "$MS" hostshare "$M"
+mounts mount/shared/9p-nul-terminated-tag "mount(\"old-style\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" "$MS" old-style "$M"
+mounts mount/shared/9p-options "mount(\"hostshare\", \"$M\", \"9p\", MS_RDONLY|MS_RELATIME, \"cache=loose,trans=virtio,version=9p2000.L,msize=512000\")" "$MS" \
 	-o ro,relatime,nofail,cache=loose hostshare "$M"
-expect mount/shared/virtiofs "mount(\"myfs\", \"$M\", \"virtiofs\", 0, \"dax\")" myfs "$M" -o dax
-expect mount/shared/type-9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" -t 9p hostshare "$M"
-run_ms -v -f myfs "$M"
+mounts mount/shared/virtiofs "mount(\"myfs\", \"$M\", \"virtiofs\", 0, \"dax\")" "$MS" myfs "$M" -o dax
+mounts mount/shared/type-9p "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" "$MS" -t 9p hostshare "$M"
+mount_calls "$MS" -v -f myfs "$M"
 [ "$RC" = 0 ] && [ -z "$got" ] && [ "$(cat "$T/out")" = "mount(\"myfs\", \"$M\", \"virtiofs\", 0, NULL)" ] &&
 	pass mount/shared/fake-verbose || fail mount/shared/fake-verbose "exit $RC, '$got'" "$(cat "$T/out" "$T/err")"
 # The list is what -l is for: losing it is an error (exit 2), named.
@@ -87,7 +75,7 @@ run_ms -v -f myfs "$M"
 
 # Not there: exit 32 after the wait, naming the tags that exist.
 start=$(date +%s%N)
-run_ms -w 1 nosuch "$M"
+mount_calls "$MS" -w 1 nosuch "$M"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 if [ "$RC" = 32 ] && [ -z "$got" ] && grep -q "no share with tag 'nosuch' found after waiting 1 s; the tags present are" "$T/err" &&
 	grep -q "^hostshare	9p	virtio:virtio3" "$T/err" && grep -q "^myfs	virtiofs" "$T/err" &&
@@ -97,7 +85,7 @@ else
 	fail mount/shared/missing-lists-tags "exit $RC after $ms ms" "$(cat "$T/err")"
 fi
 start=$(date +%s%N)
-run_ms -w 0 -t virtiofs hostshare "$M"
+mount_calls "$MS" -w 0 -t virtiofs hostshare "$M"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$RC" = 32 ] && [ "$ms" -lt 900 ] && grep -q "no share with tag 'hostshare' found;" "$T/err" &&
 	pass mount/shared/type-restricts-and-w0-no-wait || fail mount/shared/type-restricts-and-w0-no-wait "exit $RC after $ms ms" "$(cat "$T/err")"
@@ -116,13 +104,13 @@ sleeps=$(awk '$NF ~ /nanosleep/ { print $4 }' "$T/count")
 info "mount-shared: a 1 s wait for a missing tag costs $n syscalls ($sleeps sleeps)"
 
 # Errors: usage, options for the type found, the mount's own errors.
-run_ms -t nfs x "$M"
+mount_calls "$MS" -t nfs x "$M"
 [ "$RC" = 1 ] && grep -q -- "-t nfs: not a type" "$T/err" && pass mount/shared/bad-type || fail mount/shared/bad-type "exit $RC" "$(cat "$T/err")"
-run_ms -w soon x "$M"
+mount_calls "$MS" -w soon x "$M"
 [ "$RC" = 1 ] && grep -q -- "-w wants a number of seconds" "$T/err" && pass mount/shared/bad-wait || fail mount/shared/bad-wait "exit $RC" "$(cat "$T/err")"
-run_ms hostshare
+mount_calls "$MS" hostshare
 [ "$RC" = 1 ] && grep -q "missing operand" "$T/err" && pass mount/shared/missing-operand || fail mount/shared/missing-operand "exit $RC" "$(cat "$T/err")"
-run_ms -o dmode=755 hostshare "$M"
+mount_calls "$MS" -o dmode=755 hostshare "$M"
 [ "$RC" = 1 ] && grep -q "unknown 9p option 'dmode=755'" "$T/err" && pass mount/shared/option-of-wrong-type ||
 	fail mount/shared/option-of-wrong-type "exit $RC" "$(cat "$T/err")"
 strace -qq -o /dev/null -e trace=mount -e inject=mount:error=ENOENT "$MS" hostshare "$M" 2>"$T/err"
@@ -138,10 +126,10 @@ printf '0x0009\n' >/sys/bus/virtio/devices/virtio3/device
 if [ -d /sys/fs/virtiofs ]; then
 	skip mount/shared/untagged-virtiofs "/sys/fs/virtiofs exists below the tmpfs"
 else
-	run_ms -l
+	mount_calls "$MS" -l
 	grep -q "^?	virtiofs	virtiofs:1 device(s), tags not shown by this kernel" "$T/out" &&
 		pass mount/shared/untagged-virtiofs-listed || fail mount/shared/untagged-virtiofs-listed "$(cat "$T/out")"
-	expect mount/shared/untagged-virtiofs-tried "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" -w 0 unlisted "$M"
+	mounts mount/shared/untagged-virtiofs-tried "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" "$MS" -w 0 unlisted "$M"
 	# tried at once, not after the (default 5 s) wait
 	expect_within mount/shared/untagged-virtiofs-no-wait "mount(\"unlisted\", \"$M\", \"virtiofs\", 0, NULL)" \
 		0 2000 unlisted "$M"
@@ -161,9 +149,9 @@ printf '0x80ee\n' >/sys/bus/pci/devices/0000:00:04.0/vendor
 printf '0xcafe\n' >/sys/bus/pci/devices/0000:00:04.0/device
 printf '0x80ee\n' >/sys/bus/pci/devices/0000:00:02.0/vendor   # VirtualBox VGA
 printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:02.0/device
-run_ms -l
+mount_calls "$MS" -l
 grep -q "^\*	vboxsf	virtualbox:" "$T/out" && pass mount/shared/virtualbox-listed || fail mount/shared/virtualbox-listed "$(cat "$T/out")"
-expect mount/shared/vboxsf "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" -w 0 projects "$M" -o uid=1000
+mounts mount/shared/vboxsf "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" "$MS" -w 0 projects "$M" -o uid=1000
 # Shared folder names are never listed: tried at once, not after the wait.
 expect_within mount/shared/vboxsf-no-wait "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" \
 	0 2000 projects "$M" -o uid=1000
@@ -173,15 +161,15 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ $rc = 0 ] && [ "$(cat "$T/out")" = "mount(\"projects\", \"$M\", \"vboxsf\", MS_NODEV, \"uid=1000\")" ] && [ "$ms" -lt 2000 ] &&
 	pass mount/shared/vboxsf-fake-verbose-no-wait ||
 	fail mount/shared/vboxsf-fake-verbose-no-wait "exit $rc after $ms ms" "$(cat "$T/out" "$T/err")"
-expect mount/shared/tag-beats-vboxsf "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" hostshare "$M"
+mounts mount/shared/tag-beats-vboxsf "mount(\"hostshare\", \"$M\", \"9p\", 0, \"trans=virtio,version=9p2000.L,msize=512000\")" "$MS" hostshare "$M"
 printf '0xbeef\n' >/sys/bus/pci/devices/0000:00:04.0/device
 
 # Nothing at all.
 umount /sys/bus/virtio
-run_ms -w 0 x "$M"
+mount_calls "$MS" -w 0 x "$M"
 [ "$RC" = 32 ] && grep -q "no 9p, virtiofs, Xen 9pfs or VirtualBox share is visible" "$T/err" &&
 	pass mount/shared/nothing-visible || fail mount/shared/nothing-visible "exit $RC" "$(cat "$T/err")"
-run_ms -l
+mount_calls "$MS" -l
 [ "$RC" = 0 ] && [ ! -s "$T/out" ] && pass mount/shared/list-empty || fail mount/shared/list-empty "exit $RC: $(cat "$T/out")"
 
 # Xen 9pfs: device/9pfs/0/tag = xenshare in a stand-in xenstore.
@@ -189,17 +177,17 @@ xenstore_standin mount/shared/xen "$T" 0=xenshare || exit 0
 case $(printf '%s\n' "$(uname -r)" 5.8 | sort -V | head -1) in
 5.8) xm=262144 ;; *) xm=65536 ;;
 esac
-run_ms -l
+mount_calls "$MS" -l
 [ "$RC" = 0 ] && check mount/shared/xen-list "$(printf 'xenshare\t9p\txen:0')" "$(cat "$T/out")" ||
 	fail mount/shared/xen-list "exit $RC" "$(cat "$T/err")"
-expect mount/shared/xen "mount(\"xenshare\", \"$M\", \"9p\", 0, \"trans=xen,version=9p2000.L,msize=$xm\")" xenshare "$M"
+mounts mount/shared/xen "mount(\"xenshare\", \"$M\", \"9p\", 0, \"trans=xen,version=9p2000.L,msize=$xm\")" "$MS" xenshare "$M"
 # trans=xen is added after the 32 -o options mount-shared takes.
 opts=()
 for _ in $(seq 31); do opts+=(-o noatime); done
-expect mount/shared/xen-after-32-options \
-	"mount(\"xenshare\", \"$M\", \"9p\", MS_NOATIME, \"cache=loose,trans=xen,version=9p2000.L,msize=$xm\")" \
+mounts mount/shared/xen-after-32-options \
+	"mount(\"xenshare\", \"$M\", \"9p\", MS_NOATIME, \"cache=loose,trans=xen,version=9p2000.L,msize=$xm\")" "$MS" \
 	"${opts[@]}" -o cache=loose xenshare "$M"
-run_ms "${opts[@]}" -o cache=loose -o ro xenshare "$M"
+mount_calls "$MS" "${opts[@]}" -o cache=loose -o ro xenshare "$M"
 [ "$RC" = 1 ] && [ -z "$got" ] && grep -q "too many -o options" "$T/err" && pass mount/shared/33-options-refused ||
 	fail mount/shared/33-options-refused "exit $RC, '$got'" "$(cat "$T/err")"
 xenstore_standin_stop "$T"

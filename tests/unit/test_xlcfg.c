@@ -1,5 +1,5 @@
 // sources: applets/xen/xlcfg.c
-/* Unit tests of xlcfg_parse's contract (what tests/xen-init/corpus.sh
+/* Unit tests of xlcfg_parse's contract (what tests/xen/init-corpus.sh
  * cannot see through the applet): the size limit, the value buffer's
  * bound, the key table at its largest, error lines and positions. The
  * language itself is checked against the real parser by corpus.sh and

@@ -121,6 +121,8 @@ check "install/-s: xl links like Debian's" "../lib/xen-common/bin/xen-utils-wrap
 check "install/-s: xen-cpuid in usr/bin" "../lib/xen-common/bin/xen-utils-wrapper" "$(readlink "$inst/usr/bin/xen-cpuid")"
 check "install/-s: applets link to the binary" "../../../bin/forkless" "$(readlink "$inst/usr/lib/xen-common/bin/xen-version")"
 check "install/-s: usr/sbin/xen" "../bin/forkless" "$(readlink "$inst/usr/sbin/xen")"
+# the Xen tool names installed as links to the wrapper (XEN_WRAPPED_TOOLS)
+figure wrapped-tools "$(cd "$inst" && find usr/sbin usr/bin -type l -lname '*xen-utils-wrapper' | grep -c .)"
 if deb=$(fetch_debian_scripts); then
 	# Debian's symlinks to the wrapper, by path and by target, exactly.
 	links() { (cd "$1" && find usr/sbin usr/bin -type l -lname '*xen-utils-wrapper' -printf '%p -> %l\n' | LC_ALL=C sort); }

@@ -131,4 +131,9 @@ for state in $STATES; do
 		fi
 	done
 done
-info "diff-debian: $(echo $STATES | wc -w) states x $(echo $CMDS | wc -w) commands; $ndiff documented differences"
+nstates=$(echo $STATES | wc -w) ncmds=$(echo $CMDS | wc -w)
+info "diff-debian: $nstates states x $ncmds commands; $ndiff documented differences"
+figure debian-states "$nstates"
+figure debian-invocations "$ncmds"
+figure debian-cases-identical "$((nstates * ncmds - ndiff))"
+figure debian-cases-different "$ndiff"

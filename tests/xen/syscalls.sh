@@ -32,6 +32,7 @@ check_wrapper() {   # check_wrapper NAME CMD-PATH TOOL
 	calls=$(between_exec_names <<<"$t")
 	n=$(grep -c . <<<"$calls")
 	info "$name: $n syscalls between execve($path) and execve($tool): $(echo $calls)"
+	WRAPPER_SYSCALLS=$n
 	if [ "$n" -le "$BUDGET" ] && grep -q "^execve(\"$tool\"" <<<"$(sed -n '2,$p' <<<"$t")"; then
 		pass "$name/at most $BUDGET syscalls before the tool's execve"
 	else
@@ -50,6 +51,8 @@ check_wrapper() {   # check_wrapper NAME CMD-PATH TOOL
 }
 
 check_wrapper "xl" /usr/sbin/xl /usr/lib/xen-4.17/bin/xl
+figure xl-syscalls "$WRAPPER_SYSCALLS"
+xl_syscalls=$WRAPPER_SYSCALLS
 check_wrapper "xen" /usr/sbin/xen /usr/lib/xen-4.17/bin/xl
 check_wrapper "xentop-by-path" /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
 
@@ -69,3 +72,26 @@ grep -q '^write(1, "4.17\\n", 5)' <<<"$t" && pass "xen-version/one write" || fai
 t=$(trace /usr/sbin/xl /usr/sbin/xl)
 opens=$(between_execs <<<"$t" | grep -c '^openat(.*O_CLOEXEC')
 check "xl/sysfs opened with O_CLOEXEC" "2" "$opens"
+
+# The same count through Debian's wrapper (xen-utils-common 4.17, run by
+# dash), in a root of its own: every syscall of the process (and of any
+# child) from execve(/usr/sbin/xl) to the tool's execve.
+if DEBIAN_SCRIPTS=$(fetch_debian_scripts); then
+	droot=$base/debian-root
+	if make_root "$droot" && install_impl "$droot" debian && set_state "$droot" ok; then
+		t=$(strace_in_root "$droot" "$base/strace-debian.log" /usr/sbin/xl /usr/sbin/xl list)
+		n=$(between_exec_names <<<"$t" | grep -vc '^\(+++\|---\|<\.\.\.\)')
+		if grep -q '^execve("/usr/lib/xen-4.17/bin/xl"' <<<"$(sed -n '2,$p' <<<"$t")"; then
+			info "xl through Debian's wrapper: $n syscalls between execve(/usr/sbin/xl) and the tool's"
+			figure xl-syscalls-debian "$n"
+			[ "$xl_syscalls" -lt "$n" ] && pass "xl/fewer syscalls than through Debian's wrapper" ||
+				fail "xl/fewer syscalls than through Debian's wrapper" "forkless $xl_syscalls, Debian $n"
+		else
+			fail "xl/fewer syscalls than through Debian's wrapper" "Debian's wrapper did not exec the tool" "$t"
+		fi
+	else
+		fail "xl/fewer syscalls than through Debian's wrapper" "cannot build the Debian test root"
+	fi
+else
+	fail "xl/fewer syscalls than through Debian's wrapper" "apt-get download xen-utils-common failed"
+fi

@@ -105,7 +105,7 @@ xenbus_device() {
 	id=$(xl domid $n 2>/dev/null)
 	be=/local/domain/0/backend/vif/$id/0 fe=/local/domain/$id/device/vif/0 vif=vif$id.0
 	# the paused domain's vif, online through the socket: offline then online again, as
-	# libxl runs the script (NOTES: the hotplug contract), in a mount namespace whose
+	# libxl runs the script (the libxl contract: applets/hotplug/), in a mount namespace whose
 	# /var/run/xenstored is an empty tmpfs (propagation unchanged: the chroot on the
 	# initramfs has no root mount to make private; were the mount to leak out, the
 	# xenstore-reads below, through the socket, would fail)

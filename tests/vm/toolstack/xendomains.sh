@@ -25,7 +25,7 @@
 #                                 difference, checked as such).
 #
 #   xen_init_name_differential    forkless's xen-init-name against Debian's script (real
-#                                 xl) over tests/xen-init/corpus and Debian's xlexample.*
+#                                 xl) over tests/xen/init-corpus and Debian's xlexample.*
 #                                 (with CRLF copies): same name, or both refuse, except the
 #                                 differences README lists (XIN_DIFFERENT below)
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/xen-init/name.sh - xen-init-name's own contract: output, messages
+# tests/xen/init-name.sh - xen-init-name's own contract: output, messages
 # and exit codes (corpus.sh compares verdicts with the real parser),
 # usage, Debian's install path, and the cost of one call (no process
 # besides its own; the syscall budget).

@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/xen-init/list.sh - xen-init-list against a stand-in xenstored
-# (tests/hotplug/xenstored-standin.py) on /var/run/xenstored/socket, in a
+# tests/xen/init-list.sh - xen-init-list against a stand-in xenstored
+# (tests/xenstored-standin.py) on /var/run/xenstored/socket, in a
 # private mount namespace (tmpfs /run and /dev: the host's are not seen):
 # the lines for no domU, one, three (domid order, not the store's), names
 # as they are (spaces, UTF-8, control bytes, a NUL), incomplete or stale

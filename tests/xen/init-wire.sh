@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/xen-init/wire.sh - libcommon/xenstore.h's message types are xs_wire.h's.
+# tests/xen/init-wire.sh - libcommon/xenstore.h's message types are xs_wire.h's.
 #
 # Every XS_* type forkless sends (libcommon/xenstore.h) against the same name in
 # Xen's own xs_wire.h (Debian's libxen-dev, the package lib-oracle.sh downloads).

@@ -1,7 +1,7 @@
 #!/bin/bash
-# tests/xen-init/corpus.sh - xen-init-name against the real xl parser.
+# tests/xen/init-corpus.sh - xen-init-name against the real xl parser.
 #
-# Every config of tests/xen-init/corpus/ (one per grammar rule and quirk),
+# Every config of tests/xen/init-corpus/ (one per grammar rule and quirk),
 # Debian's /etc/xen/xlexample.* (from the xen-utils-common .deb) and the
 # files made below (CRLF copies, NUL bytes, binary junk, 1 MiB files,
 # nesting at the parser stack's limit, a directory, a FIFO, /dev/null) go
@@ -40,7 +40,7 @@ else
 	fail xen-init/debian-examples "apt-get download xen-utils-common failed"
 fi
 for f in plain list-multiline comments add-joins-strings; do
-	sed 's/$/\r/' "$TOP/tests/xen-init/corpus/$f.cfg" >"$gen/crlf-$f"
+	sed 's/$/\r/' "$TOP/tests/xen/init-corpus/$f.cfg" >"$gen/crlf-$f"
 done
 printf 'name = "gu\0est"\n' >"$gen/nul-in-string"
 printf "name = 'gu\0est'\n" >"$gen/nul-in-single-quotes"
@@ -97,14 +97,14 @@ for tag, pre, opn, mid, close, ok in [
     for n in (ok - 1, ok, ok + 1):
         nest(tag, pre, opn, mid, close, n)
 PY
-ln -s "$TOP/tests/xen-init/corpus/plain.cfg" "$gen/symlink-to-plain"
+ln -s "$TOP/tests/xen/init-corpus/plain.cfg" "$gen/symlink-to-plain"
 mkdir "$gen/a-directory"
 mkfifo "$gen/a-fifo"
 specials="$gen/a-directory $gen/a-fifo /dev/null $gen/does-not-exist"
 
 # ---- compare -----------------------------------------------------------------
 n=0 bad=0 same=0 refused=0
-for f in "$TOP"/tests/xen-init/corpus/*.cfg "$gen"/* $specials; do
+for f in "$TOP"/tests/xen/init-corpus/*.cfg "$gen"/* $specials; do
 	n=$((n + 1))
 	case $f in "$gen"/*|/dev/*) label=gen/${f##*/} ;; *) label=${f#"$TOP"/} ;; esac
 	# timeout: a FIFO must not block either of them

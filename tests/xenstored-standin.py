@@ -1,23 +1,28 @@
-# A stand-in xenstored for the hotplug tests (tests/hotplug/lib-hotplug.sh)
-# and xen-init-list's (tests/xen-init/list.sh; the parts marked "xen-init:"):
-#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--wrong-id=SUFFIX]
-#                        [--fail-write=SUFFIX] [--lose-commit=SUFFIX]
-# xen-init: STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE
-# lines, VALUE with Python bytes escapes such as \x00 and \n), and
+# The stand-in xenstored of the host tests (started by tests/lib-xenstored.sh):
+# the hotplug tests (tests/hotplug/lib-hotplug.sh), xen-init-list's
+# (tests/xen/init-list.sh; the parts marked "xen-init:") and mount-shared's
+# (tests/mount/lib-mount.sh, through the kernel's /dev/xen/xenbus: --pty).
+#   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--delay=SECONDS]
+#                        [--wrong-id=SUFFIX] [--fail-write=SUFFIX]
+#                        [--lose-commit=SUFFIX]
+# STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE lines,
+# VALUE with Python bytes escapes such as \x00 and \n); xen-init:
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
 # STATEDIR/introduced (one a line; without that file: every domid that has
 # /local/domain/N).
-# Serves the xs_wire.h protocol on the unix socket SOCKET, where
-# libxenstore (Debian's xenstore-read...) and forkless both connect, to
-# any number of clients at once: READ, WRITE, MKDIR, RM, DIRECTORY,
-# TRANSACTION_START/END (optimistic: a commit after another writer's is
-# EAGAIN, as xenstored's), GET_PERMS. Relative paths are resolved against
-# /local/domain/0, as xenstored does for dom0's connections.
+# Serves the xs_wire.h protocol on the unix socket SOCKET (none when SOCKET
+# is -), where libxenstore (Debian's xenstore-read...) and forkless both
+# connect, to any number of clients at once: READ, WRITE, MKDIR, RM,
+# DIRECTORY, TRANSACTION_START/END (optimistic: a commit after another
+# writer's is EAGAIN, as xenstored's), GET_PERMS. Relative paths are
+# resolved against /local/domain/0, as xenstored does for dom0's
+# connections.
 # STATEDIR/tree: every node as PATH=VALUE (Python escapes), rewritten
 # after each change; STATEDIR/log: one line per request (conn TYPE tx
 # PATH [VALUE]), for the tests to count connections and requests;
-# STATEDIR/ready once the socket listens. --silent: read requests, never
-# answer (a hung xenstored). --pty: also serve a raw pty, as the kernel's
+# STATEDIR/ready once it serves. --silent: read requests, never
+# answer (a hung xenstored). --delay=SECONDS: answer each request SECONDS
+# late (a slow xenstored). --pty: also serve a raw pty, as the kernel's
 # /dev/xen/xenbus would (one stream); its slave's path in STATEDIR/pty.
 # --wrong-id=SUFFIX: the reply to a READ of a path ending in SUFFIX carries
 # the next request's id (a broken stream, in the middle of a batch).
@@ -27,7 +32,7 @@
 # transaction that wrote a path ending in SUFFIX is answered EAGAIN and
 # dropped, as xenstored answers one whose keys another writer changed
 # meanwhile: the client runs its transaction again.
-import os, selectors, socket, struct, sys, tty
+import os, selectors, socket, struct, sys, time, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
 silent = '--silent' in sys.argv[3:]
@@ -35,6 +40,7 @@ use_pty = '--pty' in sys.argv[3:]
 wrong_id = [a[len('--wrong-id='):].encode() for a in sys.argv[3:] if a.startswith('--wrong-id=')]
 fail_write = [a[len('--fail-write='):] for a in sys.argv[3:] if a.startswith('--fail-write=')]
 lose_commit = [a[len('--lose-commit='):] for a in sys.argv[3:] if a.startswith('--lose-commit=')]
+delay = sum(float(a[len('--delay='):]) for a in sys.argv[3:] if a.startswith('--delay='))
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
          17: 'IS_DOMAIN_INTRODUCED'}
@@ -43,7 +49,7 @@ gen = [0]
 txs = {}          # id -> [tree copy, gen at start]
 next_tx = [1]
 log = open(os.path.join(statedir, 'log'), 'a', buffering=1)
-# xen-init: the initial tree
+# the initial tree
 import codecs
 if os.path.exists(os.path.join(statedir, 'tree.in')):
     with open(os.path.join(statedir, 'tree.in'), encoding='utf-8') as f:
@@ -151,16 +157,18 @@ def handle(conn_id, kind, tx, payload):
         return kind, b'OK\0'
     return 16, b'ENOSYS\0'
 
-srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-try:
-    os.unlink(sock_path)
-except FileNotFoundError:
-    pass
-srv.bind(sock_path)
-srv.listen(64)
 save()
 sel = selectors.DefaultSelector()
-sel.register(srv, selectors.EVENT_READ)
+srv = None
+if sock_path != '-':
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        os.unlink(sock_path)
+    except FileNotFoundError:
+        pass
+    srv.bind(sock_path)
+    srv.listen(64)
+    sel.register(srv, selectors.EVENT_READ)
 bufs, ids = {}, {}
 nconn = 0
 
@@ -216,6 +224,8 @@ while True:
             rkind, reply = handle(ids[s], kind, tx, payload)
             if kind == 2 and any(payload.rstrip(b'\0').endswith(w) for w in wrong_id):
                 req += 1
+            if delay:
+                time.sleep(delay)
             try:
                 s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
             except OSError:   # gone before its replies (xenstored: "write error")

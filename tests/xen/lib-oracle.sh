@@ -3,7 +3,7 @@
 # fetch_libxlutil: downloads Debian's libxen-dev once per tree into
 # build/deb-cache (apt-get download, dpkg -x; nothing is installed) and
 # prints the path of its static libxlutil.a.
-# build_oracle: builds tests/xen-init/oracle.c against it (glibc, the
+# build_oracle: builds tests/xen/oracle.c against it (glibc, the
 # library's own libc) and prints the binary's path.
 # Both return 1 when that cannot be done: the callers FAIL, never skip,
 # since without the oracle nothing is compared.
@@ -29,10 +29,10 @@ fetch_libxlutil() {
 build_oracle() {
 	local lib out=$TMPBASE/xlcfg-oracle
 	lib=$(fetch_libxlutil) || return 1
-	if [ ! -x "$out" ] || [ "$TOP/tests/xen-init/oracle.c" -nt "$out" ] ||
-	   [ "$TOP/tests/xen-init/libxlutil.h" -nt "$out" ] ||
+	if [ ! -x "$out" ] || [ "$TOP/tests/xen/oracle.c" -nt "$out" ] ||
+	   [ "$TOP/tests/xen/libxlutil.h" -nt "$out" ] ||
 	   [ "$lib" -nt "$out" ]; then
-		gcc -O1 -Wall -Wextra -Werror -o "$out" "$TOP/tests/xen-init/oracle.c" \
+		gcc -O1 -Wall -Wextra -Werror -o "$out" "$TOP/tests/xen/oracle.c" \
 			"$lib" >"$out.log" 2>&1 || return 1
 	fi
 	echo "$out"

@@ -1,5 +1,5 @@
 /* libxlutil.h - what the tests call of Debian's libxlutil.a (libxen-dev):
- * the oracle (tests/xen-init/oracle.c) and the differential fuzz target
+ * the oracle (tests/xen/oracle.c) and the differential fuzz target
  * (tests/fuzz/fuzz_xlcfg.c). The prototypes are declared here because
  * the package's libxlutil.h pulls in all of libxl.h. Linking the static
  * library needs one stub, libxl_defbool_set (used only by
