@@ -1,7 +1,7 @@
 /* xlcfg.c - xl.cfg files, read as Xen 4.17's libxlutil reads them.
  *
  * The language, as measured against Debian's libxlutil.a (the oracle of
- * tests/xen-init/corpus.sh and tests/fuzz/xlcfg.sh) and described by the
+ * tests/xen/init-corpus.sh and tests/fuzz/xlcfg.sh) and described by the
  * rule table of its bison parser:
  *
  *   file       = stmt* [assignment]         (the last one needs no end)
@@ -32,7 +32,7 @@
  * text. The parser stack: upstream's bison parser gives up ("memory
  * exhausted") when its stack would reach XLCFG_STACK_MAX entries; `count`
  * below follows that stack entry for entry, so a list nested too deep
- * for xl is too deep here (tests/xen-init/corpus.sh checks the limit
+ * for xl is too deep here (tests/xen/init-corpus.sh checks the limit
  * from both sides in several shapes).
  *
  * parse() reads statements; parse_value() one value, calling parse_list(),

@@ -79,6 +79,8 @@ done
 size_of() { stat -c %s "$mb/$1/forkless" 2>/dev/null || echo 999999; }
 s=$(size_of def-full)
 info "size: full_defconfig $s bytes, xen-wrapper-only_defconfig $(size_of def-xen-wrapper-only) bytes"
+figure size-full "$(size_of def-full)"
+figure size-wrapper-only "$(size_of def-xen-wrapper-only)"
 # Budgets: every applet together (the default build grows with the Xen
 # hotplug and xen-init applets) within 96 KiB; the wrapper alone, the
 # binary a dom0 that wants nothing else installs, within 16 KiB.

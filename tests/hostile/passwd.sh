@@ -1,6 +1,6 @@
 #!/bin/bash
 # Hostile /etc/passwd and /etc/group, through mount.vboxsf's uid=NAME and
-# gid=NAME (the lookup in libcommon/passwd.c): lines of any length, odd
+# gid=NAME (the lookup in applets/mount/passwd.c): lines of any length, odd
 # ids, files that are not regular files. In a chroot test root (the Xen
 # one, tests/xen/lib-xen.sh, with forkless installed), each run under
 # timeout so that a hang is a FAIL. -f -v: the mount(2) call is printed,

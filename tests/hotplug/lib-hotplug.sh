@@ -10,7 +10,7 @@
 #                  /dev with the nodes the scripts use (null, loop*, the
 #                  /dev/std* links) and a /dev/log sink (syslog-sink.py,
 #                  datagrams to $HP/syslog); the stand-in xenstored
-#                  (xenstored-standin.py) on /var/run/xenstored/socket,
+#                  (tests/xenstored-standin.py) on /var/run/xenstored/socket,
 #                  its tree in $HP/xs/tree. Sets HP (the scratch dir).
 # hp_use debian|forkless NAME...
 #                  /etc/xen/scripts/NAME is Debian's script, or a link to
