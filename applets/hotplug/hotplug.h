@@ -95,7 +95,7 @@ struct hotplug {
  * with memset, cost each of its pages (three) a page fault, and pushed
  * every frame below it three pages further down the stack: more faults
  * again. Under Xen each costs 0.1-0.2 ms of a 15-40 ms call
- * (docs/notes/2026-12-03-hacking-hotplug-call-time.md). */
+ * (docs/notes/2026-12-03-hotplug-call-time-traces.md). */
 void hp_init(struct hotplug *h, const char *name, int argc, char **argv);
 /* Open xenstore (once; later calls return the first result). 0 or -errno. */
 int hp_xs(struct hotplug *h);
