@@ -324,7 +324,7 @@ static int open_socket(uint64_t deadline_ms)
 		return -errno;
 	memcpy(sa.sun_path, XS_SOCKET, sizeof(XS_SOCKET));
 	while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		uint64_t now = clock_ms();
+		uint64_t now;
 
 		err = errno;
 		if (err == EINPROGRESS) {
@@ -338,6 +338,7 @@ static int open_socket(uint64_t deadline_ms)
 		}
 		if (err != EAGAIN && err != EINTR)
 			break;
+		now = clock_ms();
 		if (now >= deadline_ms) {
 			err = ETIMEDOUT;
 			break;
