@@ -316,7 +316,7 @@ hp_use forkless block
 hp_reset
 HP_STRACE=$HP/lock.strace hp_call "${BLK_ENV[@]}" -- block add
 check "block/lock: flock on /var/run/xen-hotplug/block" 1 \
-	"$(grep -c 'openat(AT_FDCWD, "/var/run/xen-hotplug/block", O_RDWR|O_CREAT|O_NOCTTY|O_NOFOLLOW|O_CLOEXEC, 0600) = ' "$HP/lock.strace")"
+	"$(grep -c 'openat(AT_FDCWD, "/var/run/xen-hotplug/block", O_RDWR|O_CREAT|.*O_NOFOLLOW.*, 0600) = ' "$HP/lock.strace")"
 # taken at once (LOCK_NB, nobody holds it): one flock, exclusive
 check "block/lock: exclusive" "flock(LOCK_EX|LOCK_NB) = 0" \
 	"$(grep -o 'flock([0-9]*, LOCK_[A-Z_|]*) *= [0-9-]*' "$HP/lock.strace" | sed 's/([0-9]*, /(/; s/) *=/) =/')"
