@@ -170,8 +170,8 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 		if (ret == 0)
 			continue;   /* the deadline is checked above */
 		r = read(fd, in + have, sizeof(wire) - have);
-		if (r < 0 && errno == EINTR)
-			continue;
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;   /* (the socket is non-blocking) */
 		if (r <= 0) {
 			ret = r < 0 ? -errno : -EIO;   /* EOF: no reply */
 			break;
@@ -185,6 +185,51 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
 	return ret;
 }
 
+/* Wait until fd is ready for events, or the deadline: 0, -ETIMEDOUT or
+ * poll's -errno. */
+static int wait_fd(int fd, short events, uint64_t deadline_ms)
+{
+	for (;;) {
+		struct pollfd p = { fd, events, 0 };
+		uint64_t now = clock_ms();
+		int ret;
+
+		if (now >= deadline_ms)
+			return -ETIMEDOUT;
+		ret = poll(&p, 1, deadline_ms - now > 60000 ? 60000
+			   : (int)(deadline_ms - now));
+		if (ret > 0)
+			return 0;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/* write_all, for the socket too, which is non-blocking (open_socket): a
+ * xenstored that stops reading leaves the write waiting until the
+ * deadline, not for ever. The device is blocking: its writes never wait
+ * for xenstored (the kernel queues them). */
+static int send_all(int fd, const char *buf, size_t len, uint64_t deadline_ms)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			return -errno;
+		if (n < 0) {
+			if ((ret = wait_fd(fd, POLLOUT, deadline_ms)) < 0)
+				return ret;
+			continue;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* ops[0..n) written to fd, req_ids from first_id. 0 or the write error
  * (then every op has its ret: nothing of the stream can be read in step
  * any more). On the socket, as few writes as they fit in. On the device,
@@ -194,7 +239,7 @@ static int recv_replies(int fd, struct xs_op *ops, size_t n,
  * still cost one round trip. Every request fits (xs_fits: the callers
  * check), so one always encodes into an empty buffer. */
 static int send_requests(int fd, struct xs_op *ops, size_t n,
-			 uint32_t first_id, int device)
+			 uint32_t first_id, int device, uint64_t deadline_ms)
 {
 	char *msg = wire;
 	size_t len = 0;
@@ -206,7 +251,7 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 				       first_id + (uint32_t)i);
 
 		if (m == 0) {   /* full, or a device: send what is there first */
-			ret = write_all(fd, msg, len);
+			ret = send_all(fd, msg, len, deadline_ms);
 			len = 0;
 			m = xs_encode(msg, XS_MSG_MAX, &ops[i].rq,
 				      first_id + (uint32_t)i);
@@ -214,7 +259,7 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 		len += m;
 	}
 	if (ret == 0 && len)
-		ret = write_all(fd, msg, len);
+		ret = send_all(fd, msg, len, deadline_ms);
 	for (size_t j = 0; ret < 0 && j < n; j++)
 		ops[j].ret = j == 0 ? ret : -ENOTCONN;
 	return ret;
@@ -224,7 +269,7 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 		    uint64_t deadline_ms, int device)
 {
-	int ret = send_requests(fd, ops, n, first_id, device);
+	int ret = send_requests(fd, ops, n, first_id, device, deadline_ms);
 
 	return ret < 0 ? ret : recv_replies(fd, ops, n, first_id, deadline_ms);
 }
@@ -261,17 +306,47 @@ long xs_call(const struct xs_request *rq, char *out, size_t cap,
 /* ---- a connection for several requests ---------------------------------- */
 
 
-static int open_socket(void)
+/* xenstored's socket, connected before the deadline: non-blocking, so a
+ * xenstored that has stopped accepting (its listen backlog full) costs
+ * the deadline, not the caller's life. A unix socket's connect does not
+ * go on in the background: with the backlog full it answers EAGAIN (a
+ * blocking one would sleep until xenstored accepts), and is tried again,
+ * every 10 ms, until the deadline: then -ETIMEDOUT. (EINPROGRESS, which a
+ * unix socket does not answer, is waited for as a TCP connect's.) The fd
+ * stays non-blocking: its reads wait in poll, its writes in send_all. */
+static int open_socket(uint64_t deadline_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
 	memcpy(sa.sun_path, XS_SOCKET, sizeof(XS_SOCKET));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int err = errno;
+	while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		uint64_t now;
 
+		err = errno;
+		if (err == EINPROGRESS) {
+			socklen_t len = sizeof(err);
+
+			err = -wait_fd(fd, POLLOUT, deadline_ms);
+			if (err == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR,
+						   &err, &len) < 0)
+				err = errno;
+			break;
+		}
+		if (err != EAGAIN && err != EINTR)
+			break;
+		now = clock_ms();
+		if (now >= deadline_ms) {
+			err = ETIMEDOUT;
+			break;
+		}
+		poll(NULL, 0, deadline_ms - now < 10 ? (int)(deadline_ms - now) : 10);
+		err = 0;
+	}
+	if (err) {
 		close(fd);
 		return -err;
 	}
@@ -281,7 +356,7 @@ static int open_socket(void)
 int xs_open(struct xs_conn *c, uint64_t deadline_ms)
 {
 	static const char *const devs[] = { XS_DEV, XS_DEV_OLD };
-	int fd = open_socket();
+	int fd = open_socket(deadline_ms);
 
 	c->req_id = 0;
 	c->deadline_ms = deadline_ms;
@@ -353,7 +428,8 @@ int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n)
 			ops[i].ret = ret;   /* nothing sent */
 		return ret;
 	}
-	ret = send_requests(c->fd, ops, n, c->req_id + 1, c->device);
+	ret = send_requests(c->fd, ops, n, c->req_id + 1, c->device,
+			    c->deadline_ms);
 	c->req_id += (uint32_t)n;
 	if (ret < 0)
 		xs_close(c);   /* each op has its ret */

@@ -104,8 +104,10 @@ struct xs_conn {
 };
 
 /* 0, or -errno: -ENODEV when there is neither the socket nor a device
- * (not dom0, or no xenstored), else the error of the last one tried;
- * c->dev names it either way. */
+ * (not dom0, or no xenstored), -ETIMEDOUT when xenstored's socket did not
+ * take the connection before deadline_ms (a hung xenstored, its listen
+ * backlog full: the device is not tried then), else the error of the
+ * last one tried; c->dev names it either way. */
 int xs_open(struct xs_conn *c, uint64_t deadline_ms);
 void xs_close(struct xs_conn *c);
 

@@ -7,8 +7,10 @@
  * lines are in its own file (vif-bridge.c, vif-route.c, block.c); the
  * menu is Config.in. Section GC drops what no enabled applet uses.
  *
- * Call graph: hp_lock() -> mkdir, open, flock (-> hp_log_flush() before
- * waiting), stat; hp_check_command() -> plain_assignment(), and for a
+ * Call graph: hp_lock() -> lock_dir() (stat; mkdir, or for a wide
+ * directory the lock file's removal -> lock_refused() when held, and
+ * chmod), open, flock (-> lock_file_wrong(), lock_refused(),
+ * hp_log_flush() before waiting), fstat, lock_file_wrong(), stat; hp_check_command() -> plain_assignment(), and for a
  * call it cannot take hp_fallback() -> hp_log_flush(), execve of
  * NAME.distrib; hp_have_hooks() -> each_entry() -> is_hook().
  */
@@ -27,6 +29,97 @@ extern char **environ;
 
 /* ---- locks --------------------------------------------------------------- */
 
+/* What is wrong with the lock file fd is (st, from fstat: the file
+ * opened, not whatever the path names by now), or NULL. Only root can
+ * open a file in HP_LOCK_DIR (0700: lock_dir), so a file of another
+ * owner, or no regular file, was not made by claim_lock. A file of
+ * root's wider than 0600 is Debian's locking.sh's (its umask: 0644):
+ * wide is only a file made while the directory was (lock_dir). */
+static const char *lock_file_wrong(const struct stat *st, char *buf, int wide)
+{
+	if (!S_ISREG(st->st_mode))
+		return "is not a regular file";
+	if (st->st_uid != 0) {
+		memcpy(buf, "is owned by uid ", 16);
+		buf[16 + fmt_u64_base(buf + 16, st->st_uid, 10)] = '\0';
+		return buf;
+	}
+	if (wide && (st->st_mode & 077)) {
+		memcpy(buf, "has mode 0", 10);
+		buf[10 + fmt_u64_base(buf + 10, st->st_mode & 0777, 8)] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+/* A held lock file that any user may have opened: refused, never waited
+ * for (flock needs only read access: its holder may be any user, who
+ * would keep every block call waiting until libxl kills it). */
+static _Noreturn void lock_refused(struct hotplug *h, const char *wrong)
+{
+	hp_fatal(h, "lock file ", h->lock_path, " ", wrong,
+		 " (must be root's, mode 0600) and is held:"
+		 " not waiting for whoever holds it");
+}
+
+/* HP_LOCK_DIR: root's, 0700, made so when missing (umask may narrow it,
+ * never widen it). Debian's locking.sh makes it with mkdir -p (0755) and
+ * its files with its umask (0644): any user may have opened one while
+ * the directory was wide, and hold a flock on it for ever. So a wider
+ * directory is tightened once the lock file in it is gone: taken (then
+ * removed, as release_lock removes it) or missing; held, it is refused
+ * and the directory left as it is, for the next call to refuse as well.
+ * Its parent, /var/run, is root's: no user can swap it meanwhile. */
+static void lock_dir(struct hotplug *h)
+{
+	struct stat st;
+	char why[32];
+	int fd;
+
+	if (stat(HP_LOCK_DIR, &st) < 0) {
+		if (errno != ENOENT ||
+		    (mkdir(HP_LOCK_DIR, 0700) < 0 && errno != EEXIST))
+			hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
+				 errno_text(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode))
+		hp_fatal(h, "lock directory ", HP_LOCK_DIR, " is not a directory");
+	if (st.st_uid != 0) {
+		why[fmt_u64_base(why, st.st_uid, 10)] = '\0';
+		hp_fatal(h, "lock directory ", HP_LOCK_DIR, " is owned by uid ",
+			 why, ", not root");
+	}
+	if (!(st.st_mode & 077))
+		return;
+	why[fmt_u64_base(why, st.st_mode & 07777, 8)] = '\0';
+	fd = openat(AT_FDCWD, h->lock_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0) {
+		struct stat fst;
+		char buf[32];
+		const char *wrong;
+
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if (fstat(fd, &fst) < 0 ||
+			    !(wrong = lock_file_wrong(&fst, buf, 1)))
+				wrong = "was made while anybody could open it";
+			lock_refused(h, wrong);
+		}
+		hp_log(h, HP_NOTICE, "lock file ", h->lock_path,
+		       " made while anybody could open it: removed");
+		unlink(h->lock_path);
+		close(fd);
+	} else if (errno == ELOOP) {
+		unlink(h->lock_path);   /* a symlink: never claim_lock's */
+	}
+	if (chmod(HP_LOCK_DIR, 0700) < 0)
+		hp_fatal(h, "cannot make lock directory ", HP_LOCK_DIR,
+			 " (mode 0", why, ") 0700: ", errno_text(errno));
+	hp_log(h, HP_NOTICE, "lock directory ", HP_LOCK_DIR, " had mode 0",
+	       why, ": now 0700");
+}
+
 void hp_lock(struct hotplug *h, const char *name)
 {
 	size_t len = 0;
@@ -37,41 +130,53 @@ void hp_lock(struct hotplug *h, const char *name)
 	    str_append(h->lock_path, sizeof(h->lock_path), &len, name,
 		       strlen(name)) < 0)
 		hp_fatal(h, "lock name too long: ", name);
-	/* claim_lock: mkdir -p the directory, open (O_CREAT), flock, then
-	 * the path must still name the file locked (a holder may have
-	 * unlinked it meanwhile). The directory is made when the open finds
-	 * it missing: after the first call it is there. */
+	lock_dir(h);
+	/* claim_lock: open (O_CREAT: 0600), flock, then the path must still
+	 * name the file locked (a holder may have unlinked it meanwhile). */
 	for (;;) {
 		struct stat fd_st, path_st;
-		int fd = -1;
+		char why[32];
+		const char *wrong;
+		int fd = openat(AT_FDCWD, h->lock_path, O_RDWR | O_CREAT |
+				O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
 
-		for (int made = 0; fd < 0 && made < 2; made++) {
-			if (made && mkdir(HP_LOCK_DIR, 0755) < 0 && errno != EEXIST)
-				hp_fatal(h, "cannot create ", HP_LOCK_DIR, ": ",
-					 errno_text(errno));
-			fd = openat(AT_FDCWD, h->lock_path,
-				    O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-			if (fd < 0 && errno != ENOENT)
-				break;
-		}
 		if (fd < 0)
-			hp_fatal(h, "cannot open ", h->lock_path, ": ",
+			hp_fatal(h, "cannot open lock file ", h->lock_path, ": ",
 				 errno_text(errno));
 		/* Taken at once, or held: then what is logged goes out
-		 * first (a holder may keep it long), and the call waits. */
+		 * first (a holder may keep it long), and the call waits --
+		 * unless the file is not claim_lock's (lock_refused). The
+		 * wait is not xenstore's: its deadline moves on by as much,
+		 * so a call that waited long still has its 30 s for
+		 * xenstore (libxl's 40 s are for the whole call). */
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			uint64_t from = clock_ms();
+
+			if (fstat(fd, &fd_st) == 0 &&
+			    (wrong = lock_file_wrong(&fd_st, why, 0)))
+				lock_refused(h, wrong);
 			h->lock_waited = 1;
 			hp_log_flush(h);
 			while (flock(fd, LOCK_EX) < 0)
 				if (errno != EINTR)
 					hp_fatal(h, "cannot lock ", h->lock_path,
 						 ": ", errno_text(errno));
+			if (h->xs.fd >= 0)
+				h->xs.deadline_ms += clock_ms() - from;
 		}
 		if (fstat(fd, &fd_st) == 0 && stat(h->lock_path, &path_st) == 0 &&
 		    fd_st.st_dev == path_st.st_dev &&
 		    fd_st.st_ino == path_st.st_ino) {
-			h->lock_fd = fd;
-			return;
+			if (!(wrong = lock_file_wrong(&fd_st, why, 1))) {
+				h->lock_fd = fd;
+				return;
+			}
+			/* Another's, or Debian's 0644 one left behind: held
+			 * now, so it goes as release_lock removes one, and a
+			 * new one is made, 0600. */
+			hp_log(h, HP_NOTICE, "lock file ", h->lock_path, " ",
+			       wrong, ": replaced by one of mode 0600");
+			unlink(h->lock_path);
 		}
 		close(fd);
 	}

@@ -31,7 +31,10 @@
 #define HP_SCRIPT_DIR "/etc/xen/scripts"
 #define HP_LOCK_DIR "/var/run/xen-hotplug"
 /* libxl kills a script after 40 s: every xenstore wait of one call
- * together gets 30 s, so a hung xenstored is reported, not killed. */
+ * together (the connect, each reply) gets 30 s, so a hung xenstored is
+ * reported, not killed. A wait for the block lock is not counted: as
+ * Debian's script, a call that waited long for another disk's call
+ * still talks to xenstore, within libxl's 40 s. */
 #define HP_XS_BUDGET_MS 30000
 #define HP_MSG_MAX 1024     /* one message, log line or xenstore value */
 #define HP_PATH_MAX 256     /* a xenstore path */
@@ -203,7 +206,12 @@ void hp_success(struct hotplug *h);
 /* claim_lock NAME / release_lock NAME: flock(2) on HP_LOCK_DIR/NAME,
  * retried until the locked file is the one at that path, exactly as
  * locking.sh's claim_lock, so forkless and the scripts exclude each
- * other. A lock that cannot be taken is fatal. */
+ * other. Safer than the script: the directory root's 0700 (a wider one
+ * tightened), the file made 0600; a held lock file that any user may
+ * have opened (another owner's, or one made while the directory was
+ * wide) is fatal, never waited for; a free one is replaced. A lock that
+ * cannot be taken is fatal. The time spent waiting moves the xenstore
+ * deadline on (HP_XS_BUDGET_MS). */
 void hp_lock(struct hotplug *h, const char *name);
 void hp_unlock(struct hotplug *h);
 
