@@ -108,7 +108,13 @@ walk_run forkless 3 1 10002 --fail-read=/local/domain/10002/vm=EACCES
 check "block-walk/vm-eacces: an error naming the other domain's vm" \
 	"1 error Cannot check whether the device is shared: xenstore-read /local/domain/10002/vm: Permission denied" \
 	"$GOT"
-# a domain gone between the listing and its own (ENOENT): not an error
-walk_run forkless 3 1 -1
+# a small backend/vbd costs what it did: one XS_DIRECTORY a listing
+HP_STRACE=$HP/small.strace walk_run forkless 3 1 -1
 check "block-walk/small-not-shared: attached" "0 connected " "$GOT"
+check "block-walk/small: no DIRECTORY_PART" 0 \
+	"$(tail -n +$((HP_XS_MARK + 1)) "$HP/xs/log" | grep -c " DIRECTORY_PART ")"
+if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
+	check "block-walk/small: phy: add over 3 other disks in at most 66 system calls (as before paging)" \
+		yes "$(hp_syscalls_within "$HP/small.strace" 66)"
+fi
 exit 0
