@@ -306,6 +306,8 @@ static int used_by_guest(struct block *b, char *found)
 			char key[HP_PATH_MAX], val[HP_PATH_MAX];
 			size_t klen = dlen;
 
+			if (!devs[j])
+				continue;   /* (nor a disk) */
 			memcpy(key, dpath, dlen + 1);
 			if (str_append(key, sizeof(key), &klen, HP_LIT("/")) < 0 ||
 			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
