@@ -476,6 +476,80 @@ long xs_directory(struct xs_conn *c, uint32_t tx, const char *path,
 	return xs_request(c, &rq, out, cap);
 }
 
+/* XS_DIRECTORY_PART (xs_wire.h: 22; docs/misc/xenstore.txt), as Xen's
+ * own client pages (tools/libs/store/xs.c, xs_directory_part): the
+ * request is "PATH\0OFFSET\0", OFFSET the decimal byte offset into the
+ * node's list of names; the reply "GEN\0" and the names from there, each
+ * NUL-terminated, as many whole names as fit XS_PAYLOAD_MAX, the last
+ * chunk followed by one more NUL (an offset past the list: "GEN\0\0").
+ * GEN is the node's generation: another GEN in a later chunk means the
+ * node changed in between, and the listing starts again. */
+int xs_dirpart_parse(const char *payload, size_t plen, const char **gen,
+		     const char **names, size_t *nlen)
+{
+	const char *end = memchr(payload, '\0', plen < 24 ? plen : 24);
+	size_t glen, clen;
+
+	if (!end || end == payload)
+		return -EIO;
+	glen = (size_t)(end - payload) + 1;
+	clen = plen - glen;
+	if (clen == 0 || payload[plen - 1] != '\0')
+		return -EIO;   /* no chunk, or a name cut */
+	*gen = payload;
+	*names = payload + glen;
+	/* the last: the list's end marker, an empty name at the end */
+	*nlen = clen > 1 && payload[plen - 2] != '\0' ? clen : clen - 1;
+	for (size_t i = 0; i < *nlen; i++)
+		if ((*names)[i] == '\0' && (i == 0 || (*names)[i - 1] == '\0'))
+			return -EIO;   /* an empty name */
+	return *nlen < clen;
+}
+
+long xs_directory_all(struct xs_conn *c, uint32_t tx, const char *path,
+		      char *out, size_t cap)
+{
+	char gen[24] = "";
+	size_t off = 0;
+	int restarts = 0;
+	long n = xs_directory(c, tx, path, out, cap);
+
+	if (n != -E2BIG)
+		return n;
+	for (;;) {
+		char offs[24];
+		struct xs_request rq = { XS_DIRECTORY_PART, tx, path, offs, 0 };
+		const char *g, *names;
+		size_t nlen;
+		int last;
+
+		rq.value_len = fmt_u64_base(offs, off, 10);
+		offs[rq.value_len++] = '\0';
+		/* the reply lands after what is there, its names then moved
+		 * over its generation */
+		n = xs_request(c, &rq, out + off, cap - off);
+		if (n < 0)   /* ENOSYS: a xenstored without it (as xs.c) */
+			return n == -ENOSYS ? -E2BIG : n;
+		last = xs_dirpart_parse(out + off, (size_t)n, &g, &names, &nlen);
+		if (last < 0)
+			return last;
+		if (off == 0) {
+			memcpy(gen, g, strlen(g) + 1);
+		} else if (strcmp(gen, g) != 0) {   /* changed: again */
+			if (++restarts > 8)
+				return -EAGAIN;
+			off = 0;
+			continue;
+		}
+		memmove(out + off, names, nlen);
+		off += nlen;
+		out[off] = '\0';
+		if (last)
+			return (long)off;
+		/* (a chunk that is not the last holds a name: progress) */
+	}
+}
+
 /* A request whose reply is "OK": 0 or -errno. */
 static int xs_ok(struct xs_conn *c, const struct xs_request *rq)
 {

@@ -30,6 +30,7 @@ enum {
 	XS_RM = 13,
 	XS_ERROR = 16,
 	XS_IS_DOMAIN_INTRODUCED = 17,   /* reply "T" or "F" */
+	XS_DIRECTORY_PART = 22,         /* xs_directory_all() */
 };
 
 struct xs_header {
@@ -149,6 +150,22 @@ long xs_read(struct xs_conn *c, uint32_t tx, const char *path, char *out,
 /* The NUL-separated names below path, as xs_read(). */
 long xs_directory(struct xs_conn *c, uint32_t tx, const char *path,
 		  char *out, size_t cap);
+/* The whole listing of path, however long: XS_DIRECTORY, and when
+ * xenstored answers E2BIG (C xenstored does for a reply over
+ * XS_PAYLOAD_MAX: ~700 domains below backend/vbd) XS_DIRECTORY_PART
+ * chunk by chunk into out (as xs_read(); -E2BIG when out is too small or
+ * xenstored does not know XS_DIRECTORY_PART, -EAGAIN when the directory
+ * kept changing between chunks, -EIO for a malformed chunk). */
+long xs_directory_all(struct xs_conn *c, uint32_t tx, const char *path,
+		      char *out, size_t cap);
+/* One XS_DIRECTORY_PART reply (payload, plen bytes): *gen the node's
+ * generation (NUL-terminated, inside payload), *names and *nlen the names
+ * of the chunk (each NUL-terminated, none empty; nlen 0 for none).
+ * Returns 1 when the chunk is the last, 0 when more follow, -EIO when
+ * malformed (no generation or one over 23 bytes, a chunk that is empty,
+ * does not end at a name's NUL, or holds an empty name). */
+int xs_dirpart_parse(const char *payload, size_t plen, const char **gen,
+		     const char **names, size_t *nlen);
 int xs_write(struct xs_conn *c, uint32_t tx, const char *path,
 	     const char *value);
 int xs_rm(struct xs_conn *c, uint32_t tx, const char *path);

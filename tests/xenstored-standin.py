@@ -4,7 +4,8 @@
 # (tests/mount/lib-mount.sh, through the kernel's /dev/xen/xenbus: --pty).
 #   xenstored-standin.py SOCKET STATEDIR [--silent] [--pty] [--delay=SECONDS]
 #                        [--wrong-id=SUFFIX] [--fail-write=SUFFIX]
-#                        [--lose-commit=SUFFIX]
+#                        [--lose-commit=SUFFIX] [--oxenstored]
+#                        [--fail-read=SUFFIX=ERRNO]
 # STATEDIR/tree.in, when there, is the initial tree (PATH=VALUE lines,
 # VALUE with Python bytes escapes such as \x00 and \n); xen-init:
 # IS_DOMAIN_INTRODUCED answers T for the domids listed in
@@ -32,6 +33,14 @@
 # transaction that wrote a path ending in SUFFIX is answered EAGAIN and
 # dropped, as xenstored answers one whose keys another writer changed
 # meanwhile: the client runs its transaction again.
+# Replies over 4096 bytes (XENSTORE_PAYLOAD_MAX) are E2BIG, as C
+# xenstored's (tools/xenstored/core.c, send_reply), and DIRECTORY_PART
+# (22) pages a long listing as its send_directory_part: "PATH\0OFFSET\0"
+# -> "GEN\0" and the whole names from byte OFFSET that fit, the last chunk
+# followed by one more NUL. --oxenstored: as oxenstored on its socket, the
+# long reply is sent anyway and DIRECTORY_PART is unknown (ENOSYS).
+# --fail-read=SUFFIX=ERRNO: a READ, DIRECTORY or DIRECTORY_PART of a path
+# ending in SUFFIX is answered ERRNO (EACCES, EIO...).
 import os, selectors, socket, struct, sys, time, tty
 
 sock_path, statedir = sys.argv[1], sys.argv[2]
@@ -40,10 +49,13 @@ use_pty = '--pty' in sys.argv[3:]
 wrong_id = [a[len('--wrong-id='):].encode() for a in sys.argv[3:] if a.startswith('--wrong-id=')]
 fail_write = [a[len('--fail-write='):] for a in sys.argv[3:] if a.startswith('--fail-write=')]
 lose_commit = [a[len('--lose-commit='):] for a in sys.argv[3:] if a.startswith('--lose-commit=')]
+oxenstored = '--oxenstored' in sys.argv[3:]
+fail_read = [a[len('--fail-read='):].rsplit('=', 1) for a in sys.argv[3:] if a.startswith('--fail-read=')]
+PAYLOAD_MAX = 4096
 delay = sum(float(a[len('--delay='):]) for a in sys.argv[3:] if a.startswith('--delay='))
 NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
-         17: 'IS_DOMAIN_INTRODUCED'}
+         17: 'IS_DOMAIN_INTRODUCED', 22: 'DIRECTORY_PART'}
 tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
 gen = [0]
 txs = {}          # id -> [tree copy, gen at start]
@@ -119,27 +131,51 @@ def handle(conn_id, kind, tx, payload):
         else:
             yes = ('/local/domain/' + domid) in tree
         return kind, (b'T\0' if yes else b'F\0')
-    if kind == 11:
+    if kind == 22 and oxenstored:
+        return 16, b'ENOSYS\0'
+    if kind in (11, 22):
         nul = payload.find(b'\0')
         if nul < 0:
             return 16, b'EINVAL\0'
         p, value = canon(payload[:nul].decode()), payload[nul + 1:]
+        if kind == 22:
+            value = value.rstrip(b'\0')
+            if not value.isdigit():
+                return 16, b'EINVAL\0'
     else:
         p, value = canon(payload.rstrip(b'\0').decode()), None
     if p is None:
         return 16, b'EINVAL\0'
     if kind == 11 and any(p.endswith(s) for s in fail_write):
         return 16, b'EACCES\0'
+    for suffix, err in fail_read:
+        if kind in (1, 2, 22) and p.endswith(suffix):
+            return 16, err.encode() + b'\0'
     if kind == 2:
         return (kind, t[p]) if p in t else (16, b'ENOENT\0')
     if kind == 3:
         return (kind, b'n0\0') if p in t else (16, b'ENOENT\0')
-    if kind == 1:
+    if kind in (1, 22):
         if p not in t:
             return 16, b'ENOENT\0'
         pre = p.rstrip('/') + '/'
         kids = sorted(k[len(pre):] for k in t if k.startswith(pre) and '/' not in k[len(pre):] and k != pre)
-        return kind, b''.join(k.encode() + b'\0' for k in kids)
+        children = b''.join(k.encode() + b'\0' for k in kids)
+        if kind == 1:
+            return kind, children
+        # send_directory_part: the node's generation (here the tree's)
+        g = str(gen[0]).encode() + b'\0'
+        off = int(value)
+        if off >= len(children):
+            return kind, g + b'\0'
+        chunk, maxlen = b'', PAYLOAD_MAX - len(g) - 1
+        for name in children[off:].split(b'\0')[:-1]:
+            if len(chunk) + len(name) >= maxlen:
+                break
+            chunk += name + b'\0'
+        if off + len(chunk) == len(children):
+            chunk += b'\0'
+        return kind, g + chunk
     if kind in (11, 12, 13):
         if kind == 11:
             mk(t, parent(p)); t[p] = value
@@ -222,6 +258,8 @@ while True:
             if silent:
                 continue
             rkind, reply = handle(ids[s], kind, tx, payload)
+            if len(reply) > PAYLOAD_MAX and not oxenstored:
+                rkind, reply = 16, b'E2BIG\0'
             if kind == 2 and any(payload.rstrip(b'\0').endswith(w) for w in wrong_id):
                 req += 1
             if delay:

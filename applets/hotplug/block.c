@@ -109,7 +109,52 @@ static void devmm_add(struct hotplug *h, struct block *b, const char *d)
 
 /* ---- the sharing check (block's check_sharing) -------------------------- */
 
-/* /local/domain/DOM/KEY into out, or def. */
+/* The walk fails closed: a listing or key it cannot read is an error
+ * naming it (hotplug-status error), never "not shared". Only ENOENT is an
+ * answer -- a domain or disk torn down meanwhile, or a key the toolstack
+ * did not write: what Debian's xenstore_read_default and an empty
+ * xenstore-list take it for. (Debian's script takes every failure of
+ * xenstore-list for an empty directory: a listing too long for one reply
+ * attached a disk another guest has read-write.) */
+static _Noreturn void walk_failed(struct block *b, const char *what,
+				  const char *path, long err)
+{
+	struct hotplug *h = &b->h;
+
+	hp_unlock(h);
+	/* a broken reply closed the connection: open it again to report */
+	if (h->xs.fd < 0)
+		h->xs_err = 1;
+	hp_fatal(h, "Cannot check whether the device is shared: ", what, " ",
+		 path, ": ", errno_text((int)-err));
+}
+
+/* A key of the walk into out: its length, -ENOENT, else walk_failed. */
+static long walk_read(struct block *b, const char *path, char *out, size_t cap)
+{
+	long n = hp_xs(&b->h);
+
+	if (n == 0)
+		n = xs_read(&b->h.xs, 0, path, out, cap);
+	if (n < 0 && n != -ENOENT)
+		walk_failed(b, "xenstore-read", path, n);
+	return n;
+}
+
+/* A listing of the walk into out (however long: xs_directory_all): its
+ * length, -ENOENT, else walk_failed. */
+static long walk_list(struct block *b, const char *path, char *out, size_t cap)
+{
+	long n = hp_xs(&b->h);
+
+	if (n == 0)
+		n = xs_directory_all(&b->h.xs, 0, path, out, cap);
+	if (n < 0 && n != -ENOENT)
+		walk_failed(b, "xenstore-list", path, n);
+	return n;
+}
+
+/* /local/domain/DOM/KEY into out, or def (the key missing). */
 static const char *dom_key(struct block *b, const char *dom, const char *key,
 			   char *out, size_t cap, const char *def)
 {
@@ -120,8 +165,13 @@ static const char *dom_key(struct block *b, const char *dom, const char *key,
 	if (str_append(path, sizeof(path), &len, HP_LIT("/local/domain/")) < 0 ||
 	    str_append(path, sizeof(path), &len, dom, strlen(dom)) < 0 ||
 	    str_append(path, sizeof(path), &len, key, strlen(key)) < 0)
-		return def;
-	return hp_read_default(&b->h, path, out, cap, def);
+		walk_failed(b, "xenstore-read", key, -ENAMETOOLONG);
+	if (walk_read(b, path, out, cap) >= 0)
+		return out;
+	if (!def)
+		return NULL;
+	memcpy(out, def, strlen(def) + 1);   /* (the callers' defaults fit) */
+	return out;
 }
 
 /* FRONTEND_UUID: the script reads it before the lock on every add; only
@@ -221,10 +271,13 @@ static int mounted_here(struct block *b, char *found)
 
 /* XENBUS_BASE_PATH/XENBUS_TYPE/DOM/DEV for every disk: its
  * physical-device in devmm and a conflicting mode, in a domain of
- * another VM -> its MM:mm. */
+ * another VM -> its MM:mm. The listings are static (in .bss: a page is
+ * touched only when a listing reaches it): every domain's name fits
+ * (32,752 domids: 185 KB), and a domain's disks. */
 static int used_by_guest(struct block *b, char *found)
 {
-	char base[HP_PATH_MAX], doms[XS_PAYLOAD_MAX + 1], devs[XS_PAYLOAD_MAX + 1];
+	static char doms[192 * 1024], devs[64 * 1024];
+	char base[HP_PATH_MAX];
 	const char *bp = hp_env("XENBUS_BASE_PATH"), *ty = hp_env("XENBUS_TYPE");
 	size_t blen = 0;
 	long nd, nv;
@@ -233,31 +286,34 @@ static int used_by_guest(struct block *b, char *found)
 	if (str_append(base, sizeof(base), &blen, bp ? bp : "", bp ? strlen(bp) : 0) < 0 ||
 	    str_append(base, sizeof(base), &blen, HP_LIT("/")) < 0 ||
 	    str_append(base, sizeof(base), &blen, ty ? ty : "", ty ? strlen(ty) : 0) < 0)
-		return 0;
-	if (hp_xs(&b->h) < 0)
-		return 0;   /* hp_read() has reported it already */
-	nd = xs_directory(&b->h.xs, 0, base, doms, sizeof(doms));
+		walk_failed(b, "xenstore-list", "XENBUS_BASE_PATH/XENBUS_TYPE",
+			    -ENAMETOOLONG);
+	nd = walk_list(b, base, doms, sizeof(doms));
 	for (long i = 0; nd > 0 && i < nd; i += (long)strlen(doms + i) + 1) {
 		const char *dom = doms + i;
 		char dpath[HP_PATH_MAX];
 		size_t dlen = 0;
 
 		dpath[0] = '\0';
-		if (!*dom || str_append(dpath, sizeof(dpath), &dlen, base, blen) < 0 ||
+		if (!*dom)
+			continue;   /* (no domain has an empty name) */
+		if (str_append(dpath, sizeof(dpath), &dlen, base, blen) < 0 ||
 		    str_append(dpath, sizeof(dpath), &dlen, HP_LIT("/")) < 0 ||
 		    str_append(dpath, sizeof(dpath), &dlen, dom, strlen(dom)) < 0)
-			continue;
-		nv = xs_directory(&b->h.xs, 0, dpath, devs, sizeof(devs));
+			walk_failed(b, "xenstore-list", dom, -ENAMETOOLONG);
+		nv = walk_list(b, dpath, devs, sizeof(devs));
 		for (long j = 0; nv > 0 && j < nv; j += (long)strlen(devs + j) + 1) {
 			char key[HP_PATH_MAX], val[HP_PATH_MAX];
 			size_t klen = dlen;
 
+			if (!devs[j])
+				continue;   /* (nor a disk) */
 			memcpy(key, dpath, dlen + 1);
-			if (!devs[j] || str_append(key, sizeof(key), &klen, HP_LIT("/")) < 0 ||
+			if (str_append(key, sizeof(key), &klen, HP_LIT("/")) < 0 ||
 			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
 			    str_append(key, sizeof(key), &klen, HP_LIT("/physical-device")) < 0)
-				continue;
-			if (hp_read_path(&b->h, key, val, sizeof(val)) <= 0 ||
+				walk_failed(b, "xenstore-read", devs + j, -ENAMETOOLONG);
+			if (walk_read(b, key, val, sizeof(val)) <= 0 ||
 			    !in_devmm(b, val))
 				continue;
 			if (b->mode != 'w') {
@@ -266,8 +322,8 @@ static int used_by_guest(struct block *b, char *found)
 				key[klen - 16] = '\0';
 				klen -= 16;
 				if (str_append(key, sizeof(key), &klen, HP_LIT("/mode")) < 0)
-					continue;
-				if (hp_read_path(&b->h, key, m, sizeof(m)) < 0)
+					walk_failed(b, "xenstore-read", key, -ENAMETOOLONG);
+				if (walk_read(b, key, m, sizeof(m)) < 0)
 					m[0] = '\0';
 				if (canonical_mode(m) != 'w')
 					continue;

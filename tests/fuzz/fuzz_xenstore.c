@@ -10,7 +10,10 @@
  * is; read as a stream of replies (xs_decode_next, req_ids counting up,
  * as pipelined requests are answered), each one taken is whole, inside
  * the input, and exactly what xs_decode accepts alone; an encoded request
- * decodes back to its own header and payload. (The xenstore replies
+ * decodes back to its own header and payload; the input read as an
+ * XS_DIRECTORY_PART payload (xs_dirpart_parse) is a chunk, the last one
+ * or refused, and a chunk taken holds whole non-empty names inside the
+ * input after a generation of 1-23 bytes. (The xenstore replies
  * fuzz_mountopt.c once fuzzed too are here, in corpus-xenstore/from-mountopt-*.) */
 #include <errno.h>
 #include <stdint.h>
@@ -89,6 +92,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		CHECK(xs_decode(buf + at, used, type, req_id + (uint32_t)k,
 				&p2, &l2) == r && p2 == payload && l2 == plen);
 		at += used;
+	}
+	/* the input as an XS_DIRECTORY_PART reply's payload */
+	{
+		const char *gen = NULL, *names = NULL;
+		size_t nlen = 0, glen, clen;
+		int r = xs_dirpart_parse(buf, len, &gen, &names, &nlen);
+
+		CHECK(r == 0 || r == 1 || r == -EIO);
+		if (r >= 0) {
+			CHECK(gen == buf);
+			glen = strnlen(gen, len);
+			CHECK(glen >= 1 && glen <= 23 && glen < len);
+			CHECK(names == buf + glen + 1);
+			clen = len - glen - 1;
+			CHECK(clen >= 1 && buf[len - 1] == '\0');
+			/* the last chunk: the end marker after the names */
+			CHECK(r == 1 ? nlen == clen - 1 : (nlen == clen && nlen > 0));
+			CHECK(nlen == 0 || (names[0] != '\0' && names[nlen - 1] == '\0'));
+			for (size_t i = 1; i < nlen; i++)
+				CHECK(names[i] != '\0' || names[i - 1] != '\0');
+		}
 	}
 	/* a request from the input: path = the bytes up to a NUL */
 	{

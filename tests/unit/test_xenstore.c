@@ -89,8 +89,52 @@ static void test_xenstore(void)
 		   XS_READ, 7, &payload, &plen) == -EIO);
 }
 
+/* xs_dirpart_parse on payload (len bytes): "RET NLEN" or "-EIO". */
+static int dirpart(const char *payload, size_t len, int want, size_t want_nlen,
+		   const char *want_gen)
+{
+	const char *gen = NULL, *names = NULL;
+	size_t nlen = 99;
+	int ret = xs_dirpart_parse(payload, len, &gen, &names, &nlen);
+
+	if (ret != want)
+		return 0;
+	if (ret < 0)
+		return 1;
+	return nlen == want_nlen && strcmp(gen, want_gen) == 0 &&
+	       names == payload + strlen(want_gen) + 1;
+}
+
+/* XS_DIRECTORY_PART replies as C xenstored's send_directory_part makes
+ * them (tools/xenstored/core.c): "GEN\0" then whole names, the last
+ * chunk with one more NUL. */
+static void test_dirpart(void)
+{
+	char big[40];
+
+	UNIT_CHECK("xenstore/dirpart-chunk", dirpart("7\0" "10000\0" "10001\0", 14, 0, 12, "7"));
+	UNIT_CHECK("xenstore/dirpart-last", dirpart("7\0" "10002\0\0", 9, 1, 6, "7"));
+	UNIT_CHECK("xenstore/dirpart-one-letter-chunk", dirpart("42\0a\0", 5, 0, 2, "42"));
+	UNIT_CHECK("xenstore/dirpart-past-the-end", dirpart("42\0\0", 4, 1, 0, "42"));
+	UNIT_CHECK("xenstore/dirpart-no-chunk", dirpart("42\0", 3, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-no-gen", dirpart("\0a\0\0", 4, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-gen-no-nul", dirpart("4242", 4, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-name-cut", dirpart("7\0ab", 4, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-empty-name", dirpart("7\0a\0\0b\0", 7, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-starts-empty", dirpart("7\0\0a\0", 5, -EIO, 0, ""));
+	UNIT_CHECK("xenstore/dirpart-end-marker-twice", dirpart("7\0a\0\0\0", 6, -EIO, 0, ""));
+	/* a generation of 23 digits (a uint64 has 20) fits; 24 does not */
+	memset(big, '1', sizeof(big));
+	big[23] = '\0'; big[24] = 'a'; big[25] = '\0'; big[26] = '\0';
+	UNIT_CHECK("xenstore/dirpart-gen-23", dirpart(big, 27, 1, 2, "11111111111111111111111"));
+	memset(big, '1', sizeof(big));
+	big[24] = '\0'; big[25] = 'a'; big[26] = '\0'; big[27] = '\0';
+	UNIT_CHECK("xenstore/dirpart-gen-24", dirpart(big, 28, -EIO, 0, ""));
+}
+
 int main(void)
 {
 	test_xenstore();
+	test_dirpart();
 	return unit_failures ? 1 : 0;
 }
