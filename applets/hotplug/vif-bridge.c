@@ -21,8 +21,8 @@
 //config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
 //config:	  client, locks, syslog, the fallback; netlink for the vif
-//config:	  scripts): ~10 KiB of the 17-21 KiB one costs alone. All
-//config:	  three cost ~27.5 KiB (musl static, -Os, LTO, help texts on).
+//config:	  scripts): ~10 KiB of the 18-25 KiB one costs alone. All
+//config:	  three cost ~30.5 KiB (musl static, -Os, LTO, help texts on).
 //config:
 //applet:HOTPLUG_VIF_BRIDGE vif-bridge etc/xen/scripts/vif-bridge vif_bridge_main 0
 //usage:Usage: vif-bridge online|offline|add|remove

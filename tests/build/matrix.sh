@@ -81,10 +81,11 @@ s=$(size_of def-full)
 info "size: full_defconfig $s bytes, xen-wrapper-only_defconfig $(size_of def-xen-wrapper-only) bytes"
 figure size-full "$(size_of def-full)"
 figure size-wrapper-only "$(size_of def-xen-wrapper-only)"
-# Budgets: every applet together (the default build grows with the Xen
-# hotplug and xen-init applets) within 96 KiB; the wrapper alone, the
-# binary a dom0 that wants nothing else installs, within 16 KiB.
-[ "$s" -le 98304 ] && pass "size/full <= 96 KiB ($s)" || fail "size/full <= 96 KiB" "$s bytes"
+# Budgets: every applet together within 128 KiB (the project's budget for
+# the full build with the hotplug hardening, xendomains and the toolstack
+# start); the wrapper alone, the binary a dom0 that wants nothing else
+# installs, within 16 KiB.
+[ "$s" -le 131072 ] && pass "size/full <= 128 KiB ($s)" || fail "size/full <= 128 KiB" "$s bytes"
 s=$(size_of def-xen-wrapper-only)
 [ "$s" -le 16384 ] && pass "size/xen-wrapper-only <= 16 KiB ($s)" || fail "size/xen-wrapper-only <= 16 KiB" "$s bytes"
 file "$mb/def-full/forkless" | grep -q 'statically linked' &&
