@@ -58,6 +58,14 @@ timed_add() {
 	hp_call "${BLK_ENV[@]}" -- block add
 	TOOK=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
+# add_while_user_holds: block add while a user tries to hold the lock for
+# 3 s (user_hold); SPEED is "fast" when the add did not wait for it
+add_while_user_holds() {
+	user_hold 3
+	timed_add
+	kill "$USER_PID" 2>/dev/null; wait "$USER_PID" 2>/dev/null
+	if [ "$TOOK" -lt 2500 ]; then SPEED=fast; else SPEED="took $TOOK ms"; fi
+}
 
 # ---- a lock file left on disk, as forkless makes it ---------------------
 # A call killed by libxl (SIGKILL) while it holds the lock leaves the file:
@@ -77,12 +85,10 @@ check "lock/modes: directory 0700, file 0600, root's" "700 0 600 0" \
 	"$(stat -c '%a %u' /var/run/xen-hotplug) $(stat -c '%a %u' "$LOCK")"
 # a user can neither open it nor so hold the lock: the add goes on at once
 lk_reset
-user_hold 3
-timed_add
-kill "$USER_PID" 2>/dev/null; wait "$USER_PID" 2>/dev/null
+add_while_user_holds
 check "lock/user: the user's open fails" EACCES "$(cat "$HP/user")"
 check "lock/user: block add not held up" "0 connected fast" \
-	"$RC $(xs read $BE/hotplug-status) $([ "$TOOK" -lt 2500 ] && echo fast || echo "took $TOOK ms")"
+	"$RC $(xs read $BE/hotplug-status) $SPEED"
 
 # ---- a lock file Debian's script left -----------------------------------
 # locking.sh makes the directory with mkdir -p (0755) and the file with the
@@ -106,12 +112,10 @@ check "lock/debian-left-free: logged" \
 # waited for (the holder may be anybody, for as long as it likes), the
 # directory left as it is (the next call refuses too, until it is free)
 lk_reset; debian_left
-user_hold 3
-timed_add
-kill "$USER_PID" 2>/dev/null; wait "$USER_PID" 2>/dev/null
+add_while_user_holds
 check "lock/debian-left-held: the user holds it" held "$(cat "$HP/user")"
 check "lock/debian-left-held: refused at once" "1 error fast" \
-	"$RC $(xs read $BE/hotplug-status) $([ "$TOOK" -lt 2500 ] && echo fast || echo "took $TOOK ms")"
+	"$RC $(xs read $BE/hotplug-status) $SPEED"
 check "lock/debian-left-held: hotplug-error" \
 	"lock file $LOCK has mode 0644 (must be root's, mode 0600) and is held: not waiting for whoever holds it" \
 	"$(xs read $BE/hotplug-error)"
