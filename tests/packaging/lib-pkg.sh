@@ -106,3 +106,33 @@ in_root() {
 	unshare -m --propagation private sh -c \
 		'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$@"
 }
+
+# deb_variant IN OUT VERSION [DROP] [CONFLICT]: a test-only copy of the
+# forkless-xen .deb IN as OUT, at VERSION: DROP (an absolute path, or "")
+# taken out of what it diverts and ships, as if the build's list did not
+# have it; CONFLICT (a path another package of the root ships) added as a
+# file of its own, so that dpkg's unpack of OUT fails after its preinst
+# ran.
+deb_variant() {
+	local in=$1 out=$2 ver=$3 drop=${4:-} conflict=${5:-} d s
+	d=$(mktemp -d -p "$TMPBASE") || return 1
+	dpkg-deb -R "$in" "$d" || return 1
+	sed -i "s/^Version: .*/Version: $ver/" "$d/DEBIAN/control"
+	if [ -n "$drop" ]; then
+		rm -f "$d$drop"
+		sed -i "\\|^${drop#/}\$|d" "$d/usr/share/forkless-xen/paths"
+		for s in preinst postinst postrm; do
+			[ -f "$d/DEBIAN/$s" ] || continue
+			sed -i "/^DIVERSIONS=/{s| $drop\"|\"|; s|\"$drop |\"|; s| $drop | |}" "$d/DEBIAN/$s"
+		done
+	fi
+	if [ -n "$conflict" ]; then
+		mkdir -p "$d${conflict%/*}" && echo forkless-xen test >"$d$conflict"
+	fi
+	(cd "$d" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' |
+		LC_ALL=C sort | xargs -r md5sum >DEBIAN/md5sums)
+	dpkg-deb -b "$d" "$out" >/dev/null
+	local rc=$?
+	rm -rf "$d"
+	return $rc
+}
