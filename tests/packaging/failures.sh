@@ -47,7 +47,16 @@ deb_variant "$xdeb" "$base/tmp/fx-2.0-bad.deb" 2.0 "" /etc/debian_version ||
 mapfile -t versions < <(xen_versions "$base")
 old=${versions[0]} new=${versions[${#versions[@]}-1]}
 xuc_deb() { ls "$base"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.deb 2>/dev/null | head -n1; }
-cp "$(xuc_deb "$old")" "$base/tmp/xuc-old.deb"
+# The hotplug scripts forkless-xen diverts, conffiles of xen-utils-common.
+scripts=$(grep -o '/etc/xen/[^ "]*' <<<"$(dpkg-deb -I "$xdeb" preinst | grep '^DIVERSIONS=')")
+# The old version as installed here has each of them changed by a
+# comment line, so that an upgrade that kept the old script at
+# PATH.distrib (as a lost security fix would be) shows.
+d=$(mktemp -d -p "$TMPBASE")
+dpkg-deb -R "$(xuc_deb "$old")" "$d"
+for f in $scripts; do echo "# xen-utils-common $old, as tests/packaging/failures.sh changes it" >>"$d$f"; done
+deb_build "$d" "$base/tmp/xuc-old.deb" ||
+	{ fail packaging/failures/variants "could not repack xen-utils-common $old"; exit 0; }
 cp "$(xuc_deb "$new")" "$base/tmp/xuc-new.deb"
 # xen-utils-common's dependencies from the archive, xen-utils-common
 # itself installed ($old) in $base; $bare is the same without it.
@@ -57,6 +66,7 @@ if [ "$RC" != 0 ]; then
 	fail packaging/failures/apt "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
 	exit 0
 fi
+expect packaging/failures/xuc-old 0 @any @any -- in_root "$base" dpkg -i /tmp/xuc-old.deb
 bare=$work/bare
 cp -a "$base" "$bare"
 in_root "$bare" dpkg --purge xen-utils-common >/dev/null 2>&1
@@ -133,7 +143,6 @@ unchanged packaging/failures/purge-all/unchanged "$s0"
 # forkless-xen diverts, as `PATH CHECK`: ok when the file at WHERE
 # (distrib: PATH.distrib; path: PATH) is the .deb's file for it, byte for
 # byte, and its md5sum the one dpkg records for the conffile.
-scripts=$(grep -o '/etc/xen/[^ "]*' <<<"$(dpkg-deb -I "$xdeb" preinst | grep '^DIVERSIONS=')")
 debian_scripts() {
 	local ver=$1 where=$2 d f got md5
 	d=$(mktemp -d -p "$TMPBASE")

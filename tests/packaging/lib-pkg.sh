@@ -129,10 +129,17 @@ deb_variant() {
 	if [ -n "$conflict" ]; then
 		mkdir -p "$d${conflict%/*}" && echo forkless-xen test >"$d$conflict"
 	fi
-	(cd "$d" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' |
+	deb_build "$d" "$out"
+}
+
+# deb_build DIR OUT: the .deb OUT from DIR (as dpkg-deb -R unpacks one),
+# its md5sums made anew; DIR removed.
+deb_build() {
+	local rc
+	(cd "$1" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' |
 		LC_ALL=C sort | xargs -r md5sum >DEBIAN/md5sums)
-	dpkg-deb -b "$d" "$out" >/dev/null
-	local rc=$?
-	rm -rf "$d"
+	dpkg-deb -b "$1" "$2" >/dev/null
+	rc=$?
+	rm -rf "$1"
 	return $rc
 }
