@@ -10,8 +10,10 @@
  * use, then attaches it (loopdev.c) and writes node,
  * physical-device(-path) and hotplug-status as the script's four writes
  * (hp_write_each_or_die). remove
- * detaches a file: disk's loop device. The sharing check and the loop
- * setup run under the "block" lock, the scripts' own.
+ * detaches a file: disk's loop device. The sharing check and the loop setup run under the
+ * "block" lock, the scripts' own. No name is looked up after the lock
+ * wait: phy: publishes the device number it stat()ed before it, file:
+ * attaches the file it resolved before it (held by an O_PATH fd).
  *
  * Params that are neither a block device nor a file (other disk types
  * the script passes to block-TYPE) and hooks in block-*.d go to the
@@ -368,16 +370,17 @@ static int check_sharing(struct block *b, char *found)
 /* ---- writing the result ------------------------------------------------- */
 
 /* write_dev (with the node for a file): physical-device and its path,
- * then success: the script's separate writes (hp_write_each_or_die). */
-static void write_dev(struct block *b, const char *dev, const char *node)
+ * then success: the script's separate writes (hp_write_each_or_die).
+ * physical-device is rdev, the device the call checked: the script
+ * stats dev by name again here, and so publishes whatever the name
+ * points to by then. */
+static void write_dev(struct block *b, const char *dev, dev_t rdev,
+		      const char *node)
 {
 	struct hotplug *h = &b->h;
 	char mm[24], path[HP_PATH_MAX];
-	struct stat st;
 
-	if (stat(dev, &st) < 0)
-		hp_fatal(h, "Backend device does not exist");
-	major_minor(mm, st.st_rdev);
+	major_minor(mm, rdev);
 	if (node) {
 		hp_path(h, path, "node");
 		hp_log(h, HP_DEBUG, "Writing ", path, " ", node, " to xenstore.");
@@ -418,6 +421,9 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 			hp_fatal(h, dev, " link does not exist.");
 		memcpy(dev, real, strlen(real) + 1);
 	}
+	/* The device's one stat, where the script tests -e and -b: its
+	 * number is the one checked for sharing and published, whatever
+	 * the name points to after the lock wait (docs/hotplug.md) */
 	if (stat(dev, &st) < 0)
 		hp_fatal(h, dev, " does not exist.");
 	if (!S_ISBLK(st.st_mode))
@@ -441,7 +447,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 			sharing_busy(b, prefix, res == 2);
 		}
 	}
-	write_dev(b, dev, NULL);
+	write_dev(b, dev, st.st_rdev, NULL);
 	hp_unlock(h);
 }
 
@@ -497,17 +503,27 @@ file_shared_busy(struct block *b, const char *file, const char *found,
 	sharing_busy(b, prefix, same_vm);
 }
 
+/* The file is resolved once, where the script runs readlink -f (symlinks
+ * in the configured path work as there), and held by that O_PATH
+ * descriptor across the lock wait; under the lock it is opened through
+ * the descriptor (hp_reopen: no name is looked up again), its type, write
+ * bits and identity checked on that open file (fstat), and that
+ * descriptor given to the loop device. A name changed meanwhile (a
+ * symlink swapped in, another file renamed over it) changes nothing: the
+ * guest gets the file the path named when the call began. */
 static void file_add(struct block *b, const char *p, const char *mode)
 {
 	struct hotplug *h = &b->h;
 	char file[PATH_MAX], state[64], found[HP_PATH_MAX], loop[LOOP_PATH_MAX];
 	struct stat st;
 	const char *step, *st8;
-	int ret;
+	dev_t rdev = 0;
+	int ret, pfd, fd, ro;
 
-	if (hp_realpath(p, file, sizeof(file)) < 0)
+	pfd = hp_resolve(p, file, sizeof(file));
+	if (pfd < 0)
 		hp_fatal(h, p, " does not exist.");
-	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode))
 		hp_fatal(h, file, " does not exist.");
 	b->mode = canonical_mode(mode);
 	hp_lock(h, "block");
@@ -524,6 +540,20 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "Path closed or removed during hotplug add: ",
 			 h->xb_path, " state: ", st8);
 	}
+	/* losetup's open: read-write unless r, read-only where the file
+	 * cannot be written (a read-only filesystem: w! attaches it so) */
+	ro = b->mode == 'r';
+	fd = hp_reopen(pfd, ro ? O_RDONLY : O_RDWR);
+	if (fd < 0 && !ro && (errno == EROFS || errno == EACCES)) {
+		ro = 1;
+		fd = hp_reopen(pfd, O_RDONLY);
+	}
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		hp_log(h, HP_ERR, file, ": ", errno_text(errno));
+		hp_unlock(h);
+		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", file, " failed");
+	}
+	close(pfd);
 	/* stat -c %A | grep -q w: any write bit */
 	if (b->mode == 'w' && !(st.st_mode & 0222))
 		read_only_busy(b, file);
@@ -542,7 +572,9 @@ static void file_add(struct block *b, const char *p, const char *mode)
 				file_shared_busy(b, file, found, ret == 2);
 		}
 	}
-	ret = loop_attach(file, b->mode == 'r', loop, &step);
+	loop[0] = '\0';
+	ret = loop_attach(fd, file, ro, loop, &rdev, &step);
+	close(fd);
 	if (ret == -ENODEV) {
 		hp_unlock(h);
 		hp_fatal(h, "Failed to find an unused loop device");
@@ -552,7 +584,7 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", loop, " ",
 			 file, " failed");
 	}
-	write_dev(b, loop, loop);
+	write_dev(b, loop, rdev, loop);
 	hp_unlock(h);
 }
 

@@ -1,7 +1,8 @@
 /* loopdev.h - loop devices as losetup(8) attaches, lists and detaches
  * them, by ioctl: no util-linux, no heap. Knows no applet.
  *
- * loop_attach() is `losetup [-r] -f FILE`: LOOP_CTL_GET_FREE for a free
+ * loop_attach() is `losetup [-r] -f FILE` for a FILE the caller opened
+ * and checked (never reopened by name): LOOP_CTL_GET_FREE for a free
  * device, then LOOP_CONFIGURE (one ioctl: backing fd, read-only flag,
  * file name), or LOOP_SET_FD + LOOP_SET_STATUS64 on kernels before 5.8;
  * a device taken by someone else meanwhile (EBUSY) is skipped for the
@@ -34,12 +35,15 @@ struct loop_config {
 
 #define LOOP_PATH_MAX 24   /* "/dev/loop" + a number */
 
-/* Attach file (a path, also recorded as the device's file name) to a
- * free loop device, read-only when ro (else read-write, falling back to
- * read-only for a file that cannot be opened for writing, as losetup).
- * Its path into dev (LOOP_PATH_MAX). 0, or -errno: -ENODEV without
- * /dev/loop-control, the open or ioctl error. *step names what failed. */
-int loop_attach(const char *file, int ro, char *dev, const char **step);
+/* Attach the open file bfd (file: its name, recorded as the device's
+ * file name) to a free loop device, read-only when ro. The caller opened
+ * and checked bfd: the device gets that file, never what a name points
+ * to now. Its path into dev (LOOP_PATH_MAX), its number into rdev.
+ * 0, or -errno: -ENODEV
+ * without /dev/loop-control, the open or ioctl error. *step names what
+ * failed. bfd stays open. */
+int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
+		const char **step);
 
 /* `losetup -d DEV`: LOOP_CLR_FD (the kernel makes a device still open
  * elsewhere autoclear instead). 0 or -errno. DEV is opened twice, so that
