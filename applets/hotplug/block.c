@@ -10,7 +10,8 @@
  * use, then attaches it (loopdev.c) and writes node,
  * physical-device(-path) and hotplug-status as the script's four writes
  * (hp_write_each_or_die). remove
- * detaches a file: disk's loop device. The sharing check and the loop setup run under the
+ * detaches a file: disk's loop device, once it is sure it is the one
+ * the add attached. The sharing check and the loop setup run under the
  * "block" lock, the scripts' own. No name is looked up after the lock
  * wait: phy: publishes the device number it stat()ed before it, file:
  * attaches the file it resolved before it (held by an O_PATH fd).
@@ -590,15 +591,45 @@ static void file_add(struct block *b, const char *p, const char *mode)
 
 /* ---- remove ------------------------------------------------------------- */
 
-static void file_remove(struct block *b)
+/* losetup -d "$node", for the device the add attached only: node must
+ * still be a loop device backed by params' file (its st_dev and st_ino,
+ * as LOOP_GET_STATUS64 gives the loop's backing) and be the device
+ * physical-device names (where the add wrote it). Both keys are the
+ * backend's, written by libxl and the add. Anything else -- node stale
+ * and its device since attached to another file, another guest's loop
+ * device, params now naming another file -- is refused, nothing
+ * detached (docs/hotplug.md). The script detaches whatever node names. */
+static void file_remove(struct block *b, const char *params,
+			const struct stat *back)
 {
 	struct hotplug *h = &b->h;
-	char node[HP_PATH_MAX];
+	char node[HP_PATH_MAX], phys[HP_PATH_MAX];
+	dev_t rdev = 0;
 	int ret;
 
 	hp_lock(h, "block");
 	hp_read_required(h, "node", node, sizeof(node));
-	ret = loop_detach(node);
+	if (hp_read(h, "physical-device", phys, sizeof(phys)) > 0) {
+		char *colon = strchr(phys, ':');
+		uint64_t ma, mi;
+
+		if (!colon ||
+		    parse_u64_base(phys, (size_t)(colon - phys), 16, &ma) < 0 ||
+		    parse_u64_base(colon + 1, strlen(colon + 1), 16, &mi) < 0 ||
+		    ma > 0xfff || mi > 0xfffff) {
+			hp_unlock(h);
+			hp_fatal(h, "physical-device ", phys,
+				 " is not MAJOR:MINOR: ", node, " not detached");
+		}
+		rdev = makedev((unsigned)ma, (unsigned)mi);
+	}
+	ret = loop_detach(node, back->st_dev, back->st_ino, rdev);
+	if (ret == -ESTALE) {
+		hp_unlock(h);
+		hp_fatal(h, node, " is not the loop device of ", h->xb_path,
+			 " (params ", params, ", physical-device ",
+			 rdev ? phys : "unset", "): not detached");
+	}
 	if (ret < 0) {
 		char what[HP_PATH_MAX + 16] = "losetup -d ";
 		size_t len = 11;
@@ -647,7 +678,7 @@ int block_main(int argc, char **argv)
 		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id", "state");
 	else
-		hp_prefetch(h, "params", "mode", "node");
+		hp_prefetch(h, "params", "mode", "node", "physical-device");
 	hp_log_call(h);
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
@@ -670,7 +701,7 @@ int block_main(int argc, char **argv)
 	}
 	if (!add) {
 		if (file)
-			file_remove(&b);
+			file_remove(&b, params, &st);
 		hp_exit(h, 0);
 	}
 	/* libxl may run add twice: a device already set up is done */

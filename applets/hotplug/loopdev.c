@@ -89,12 +89,26 @@ int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
 	return ret;
 }
 
-int loop_detach(const char *dev)
+int loop_detach(const char *dev, uint64_t back_dev, uint64_t back_ino,
+		dev_t rdev)
 {
 	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC), other, ret = 0;
+	struct loop_info64 info;
+	struct stat st;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	    (rdev && st.st_rdev != rdev))
+		ret = -ESTALE;
+	else if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
+		ret = errno == ENXIO ? -ENXIO : -ESTALE;   /* unbound; no loop */
+	else if (info.lo_device != back_dev || info.lo_inode != back_ino)
+		ret = -ESTALE;
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
 	/* a second opener for the ioctl: see loopdev.h */
 	other = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
 	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)

@@ -45,8 +45,12 @@ struct loop_config {
 int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
 		const char **step);
 
-/* `losetup -d DEV`: LOOP_CLR_FD (the kernel makes a device still open
- * elsewhere autoclear instead). 0 or -errno. DEV is opened twice, so that
+/* `losetup -d DEV` for the device an add attached: DEV must still be a
+ * loop device backed by the file back_dev/back_ino (LOOP_GET_STATUS64)
+ * and, when rdev is not 0, be device rdev; else -ESTALE and nothing is
+ * detached. Then LOOP_CLR_FD (the kernel makes a device still open
+ * elsewhere autoclear instead). 0 or -errno (-ENXIO: DEV bound to no
+ * file). DEV is opened twice, so that
  * the kernel always takes that path: it marks the device autoclear and
  * detaches it at the last close -- ours, before this returns, unless
  * someone else has it open, as with losetup. Detached from the only
@@ -55,7 +59,8 @@ int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
  * at the last close the kernel detaches without the freeze (no I/O can be
  * in flight without an opener). The end state is losetup's. Should the
  * second open fail, the one opener's LOOP_CLR_FD, as losetup. */
-int loop_detach(const char *dev);
+int loop_detach(const char *dev, uint64_t back_dev, uint64_t back_ino,
+		dev_t rdev);
 
 /* For each bound loop device (those with /sys/block/loopN/loop): fn with
  * its path, its device number and its backing file's st_dev and st_ino

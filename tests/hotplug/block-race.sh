@@ -1,9 +1,10 @@
 #!/bin/bash
 # tests/hotplug/block-race.sh - block against a local user who can write a
-# directory on a disk's path: a symlink swapped in while the add waits
-# for the lock changes nothing (file: the loop device gets the file the
-# path named when the call began; phy: physical-device is the device
-# checked) (docs/hotplug.md).
+# directory on a disk's path, and remove against a stale node: a symlink
+# swapped in while the add waits for the lock changes nothing (file: the
+# loop device gets the file the path named when the call began; phy:
+# physical-device is the device checked); a remove detaches only the loop
+# device its add attached (docs/hotplug.md).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare block-race || exit 0
@@ -101,4 +102,47 @@ check "block-race/phy-swap: physical-device is the device checked, not the raw d
 	"0 connected $(stat -L -c %t:%T "$PHYS")" \
 	"$RC $(xs read $BE/hotplug-status) $(xs read $BE/physical-device)"
 
+# ---- remove: only the loop device the add attached ----------------------
+# node stale: its device detached behind the call's back and attached
+# since to another guest's file. The script (and forkless before) detach
+# it; now refused, the other guest's device left attached.
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+losetup -d "$node" && losetup "$node" "$HP/other.img"
+HP_STRACE=$HP/stale.strace hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-stale-node: the other file's device left attached" \
+	"1 error $node" "$RC $(xs read $BE/hotplug-status) $(losetup -j "$HP/other.img" -n -O NAME)"
+check "block-race/remove-stale-node: hotplug-error" \
+	"$node is not the loop device of $BE (params $IMG, physical-device $(xs read $BE/physical-device)): not detached" \
+	"$(xs read $BE/hotplug-error)"
+losetup -d "$node"
+
+# node naming another guest's loop device of the same image (w!: two
+# devices on one file): physical-device tells them apart
+br_reset "$IMG" 'w!'
+hp_call "${BLK_ENV[@]}" -- block add
+mine=$(xs read $BE/node)
+theirs=$(losetup -f --show "$IMG")
+xs write $BE/node "$theirs"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-foreign-node: neither device detached" \
+	"1 $(printf '%s\n' "$mine" "$theirs" | sort | tr '\n' ' ')" \
+	"$RC $(losetup -j "$HP/orig.img" -n -O NAME | sort | tr '\n' ' ')"
+
+# params naming another file now: node is not its loop device
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+xs write $BE/params "$HP/other.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-other-params: the image's device left attached" \
+	"1 $node" "$RC $(losetup -j "$HP/orig.img" -n -O NAME)"
+
+# the add's own device is detached, as before
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+HP_STRACE=$HP/remove.strace hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove: the add's device detached" "0 " \
+	"$RC $(losetup -j "$HP/orig.img" -n -O NAME)"
 exit 0
