@@ -50,6 +50,12 @@
 #include "loopdev.h"
 
 #define DEVMM_MAX 256   /* ",MM:mm,MM:mm," of the devices to look for */
+/* The file a file: disk's add attached, recorded in its backend for the
+ * remove: "MAJ:MIN:INO" of the file's st_dev and st_ino, decimal (as
+ * losetup's BACK-MAJ:MIN and BACK-INO). Not a key of libxl's, blkback's
+ * or the scripts' (docs/hotplug.md). */
+#define BACKING_KEY "forkless-backing"
+#define BACKING_MAX (3 * FMT_U64_MAX)
 
 struct block {
 	char mode;                    /* canonical: 'r', 'w' or '!' */
@@ -88,6 +94,33 @@ static void major_minor(char out[24], dev_t rdev)
 			out[len++] = ':';
 	}
 	out[len] = '\0';
+}
+
+/* BACKING_KEY's value for the file dev, ino into out (BACKING_MAX). */
+static void backing_id(char *out, dev_t dev, ino_t ino)
+{
+	size_t len = fmt_u64_base(out, major(dev), 10);
+
+	out[len++] = ':';
+	len += fmt_u64_base(out + len, minor(dev), 10);
+	out[len++] = ':';
+	len += fmt_u64_base(out + len, (uint64_t)ino, 10);
+	out[len] = '\0';
+}
+
+/* ... and back: 0, or -EINVAL for anything but MAJ:MIN:INO. */
+static int parse_backing(const char *s, dev_t *dev, uint64_t *ino)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	uint64_t ma, mi;
+
+	if (!c2 || parse_u64_base(s, (size_t)(c1 - s), 10, &ma) < 0 ||
+	    parse_u64_base(c1 + 1, (size_t)(c2 - c1 - 1), 10, &mi) < 0 ||
+	    parse_u64_base(c2 + 1, strlen(c2 + 1), 10, ino) < 0 ||
+	    ma > 0xfff || mi > 0xfffff)
+		return -EINVAL;
+	*dev = makedev((unsigned)ma, (unsigned)mi);
+	return 0;
 }
 
 /* [[ "$devmm" == *",$d,"* ]]: devmm is ",A,B,...," */
@@ -374,9 +407,10 @@ static int check_sharing(struct block *b, char *found)
  * then success: the script's separate writes (hp_write_each_or_die).
  * physical-device is rdev, the device the call checked: the script
  * stats dev by name again here, and so publishes whatever the name
- * points to by then. */
+ * points to by then. A file's add also records the file it attached,
+ * back (BACKING_KEY, in the same batch: file_remove). */
 static void write_dev(struct block *b, const char *dev, dev_t rdev,
-		      const char *node)
+		      const char *node, const char *back)
 {
 	struct hotplug *h = &b->h;
 	char mm[24], path[HP_PATH_MAX];
@@ -393,7 +427,8 @@ static void write_dev(struct block *b, const char *dev, dev_t rdev,
 	hp_path(h, path, "hotplug-status");
 	hp_log(h, HP_DEBUG, "Writing ", path, " connected to xenstore.");
 	if (node)
-		hp_write_each_or_die(h, "node", node, "physical-device", mm,
+		hp_write_each_or_die(h, "node", node, BACKING_KEY, back,
+				     "physical-device", mm,
 				     "physical-device-path", dev,
 				     "hotplug-status", "connected");
 	else
@@ -448,7 +483,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 			sharing_busy(b, prefix, res == 2);
 		}
 	}
-	write_dev(b, dev, st.st_rdev, NULL);
+	write_dev(b, dev, st.st_rdev, NULL, NULL);
 	hp_unlock(h);
 }
 
@@ -516,6 +551,7 @@ static void file_add(struct block *b, const char *p, const char *mode)
 {
 	struct hotplug *h = &b->h;
 	char file[PATH_MAX], state[64], found[HP_PATH_MAX], loop[LOOP_PATH_MAX];
+	char back[BACKING_MAX];
 	struct stat st;
 	const char *step, *st8;
 	dev_t rdev = 0;
@@ -585,22 +621,27 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", loop, " ",
 			 file, " failed");
 	}
-	write_dev(b, loop, rdev, loop);
+	backing_id(back, st.st_dev, st.st_ino);
+	write_dev(b, loop, rdev, loop, back);
 	hp_unlock(h);
 }
 
 /* ---- remove ------------------------------------------------------------- */
 
 /* losetup -d "$node", for the device the add attached only: node must
- * still be a loop device backed by params' file (its st_dev and st_ino,
+ * still be a loop device backed by the file the add attached (dev, ino:
  * as LOOP_GET_STATUS64 gives the loop's backing) and be the device
- * physical-device names (where the add wrote it). Both keys are the
- * backend's, written by libxl and the add. Anything else -- node stale
- * and its device since attached to another file, another guest's loop
- * device, params now naming another file -- is refused, nothing
- * detached (docs/hotplug.md). The script detaches whatever node names. */
-static void file_remove(struct block *b, const char *params,
-			const struct stat *back)
+ * physical-device names (where the add wrote it). The file is the one
+ * the add recorded (BACKING_KEY), wherever its name is now, moved or
+ * deleted; without the key (an add by Debian's script or an older
+ * forkless), params' file (its stat). key and val name the one
+ * used, for the message. The keys are the backend's,
+ * written by libxl and the add, none the guest can write. Anything else
+ * -- node stale and its device since attached to another file, another
+ * guest's loop device -- is refused, nothing detached (docs/hotplug.md).
+ * The script detaches whatever node names, when params is a file. */
+static void file_remove(struct block *b, dev_t back_dev, uint64_t back_ino,
+			const char *key, const char *val)
 {
 	struct hotplug *h = &b->h;
 	char node[HP_PATH_MAX], phys[HP_PATH_MAX];
@@ -623,11 +664,11 @@ static void file_remove(struct block *b, const char *params,
 		}
 		rdev = makedev((unsigned)ma, (unsigned)mi);
 	}
-	ret = loop_detach(node, back->st_dev, back->st_ino, rdev);
+	ret = loop_detach(node, back_dev, back_ino, rdev);
 	if (ret == -ESTALE) {
 		hp_unlock(h);
 		hp_fatal(h, node, " is not the loop device of ", h->xb_path,
-			 " (params ", params, ", physical-device ",
+			 " (", key, val, ", physical-device ",
 			 rdev ? phys : "unset", "): not detached");
 	}
 	if (ret < 0) {
@@ -662,7 +703,7 @@ int block_main(int argc, char **argv)
 	static struct block b;        /* zeroed, in .bss: see hp_init */
 	static char params[PATH_MAX];
 	struct hotplug *h = &b.h;
-	char mode[64], phys[HP_PATH_MAX];
+	char mode[64], phys[HP_PATH_MAX], back[BACKING_MAX];
 	struct stat st;
 	int add, phy = 0, file = 0;
 
@@ -678,7 +719,8 @@ int block_main(int argc, char **argv)
 		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id", "state");
 	else
-		hp_prefetch(h, "params", "mode", "node", "physical-device");
+		hp_prefetch(h, "params", "mode", "node", "physical-device",
+			    BACKING_KEY);
 	hp_log_call(h);
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
@@ -689,6 +731,24 @@ int block_main(int argc, char **argv)
 	 * for block-TYPE, which only the script runs: not asked here. */
 	hp_read_required(h, "params", params, sizeof(params));
 	hp_read_required(h, "mode", mode, sizeof(mode));
+	/* remove: the file the add recorded, whatever params names now; a
+	 * key that is there but unusable detaches nothing */
+	if (!add) {
+		long n = hp_read(h, BACKING_KEY, back, sizeof(back));
+		dev_t dev;
+		uint64_t ino;
+
+		if (n >= 0 && parse_backing(back, &dev, &ino) == 0) {
+			file_remove(&b, dev, ino, BACKING_KEY " ", back);
+			hp_exit(h, 0);
+		}
+		if (n >= 0)
+			hp_fatal(h, BACKING_KEY " ", back,
+				 " is not MAJ:MIN:INO: not detached");
+		if (n != -ENOENT)
+			hp_fatal(h, "xenstore-read " BACKING_KEY ": ",
+				 errno_text((int)-n), ": not detached");
+	}
 	if (stat(params, &st) == 0) {
 		phy = S_ISBLK(st.st_mode);
 		file = S_ISREG(st.st_mode);
@@ -701,7 +761,7 @@ int block_main(int argc, char **argv)
 	}
 	if (!add) {
 		if (file)
-			file_remove(&b, params, &st);
+			file_remove(&b, st.st_dev, st.st_ino, "params ", params);
 		hp_exit(h, 0);
 	}
 	/* libxl may run add twice: a device already set up is done */

@@ -4,7 +4,8 @@
 # swapped in while the add waits for the lock changes nothing (file: the
 # loop device gets the file the path named when the call began; phy:
 # physical-device is the device checked); a remove detaches only the loop
-# device its add attached (docs/hotplug.md).
+# device its add attached, the file it recorded (forkless-backing)
+# wherever that file's name is now (docs/hotplug.md).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare block-race || exit 0
@@ -38,7 +39,7 @@ br_reset() {   # br_reset PARAMS MODE
 		$be/frontend /local/domain/1/device/vbd/51712 $be/frontend-id 1 \
 		$be/online 1 $be/state 2 $be/dev xvda $be/type phy $be/mode "$2" \
 		$be/params "$1" $be/script /etc/xen/scripts/block $be/hotplug-status ""
-	rm -f "$IMG" "$HP/user/phy"
+	rm -f "$IMG" "$HP/user/phy" "$HP/user/moved.img"
 	ln "$HP/orig.img" "$IMG"
 }
 # add_while_swapped TARGET PATH: block add while a shell holds the lock
@@ -59,6 +60,10 @@ node_ino() {
 	local n
 	n=$(xs read $BE/node 2>/dev/null) && losetup -l -n -O BACK-INO "$n" | tr -d ' '
 }
+
+# NODE when it is bound to a file still (losetup -j finds a device by its
+# backing file's name: not once the file is moved)
+bound() { losetup -l -n -O NAME | sed 's/ *$//' | grep -xF "$1"; }
 
 # ---- file: a symlink swapped in during the lock wait --------------------
 # The call resolved the path (readlink -f, as the script) before the
@@ -114,7 +119,7 @@ HP_STRACE=$HP/stale.strace hp_call "${BLK_ENV[@]}" -- block remove
 check "block-race/remove-stale-node: the other file's device left attached" \
 	"1 error $node" "$RC $(xs read $BE/hotplug-status) $(losetup -j "$HP/other.img" -n -O NAME)"
 check "block-race/remove-stale-node: hotplug-error" \
-	"$node is not the loop device of $BE (params $IMG, physical-device $(xs read $BE/physical-device)): not detached" \
+	"$node is not the loop device of $BE (forkless-backing $(xs read $BE/forkless-backing), physical-device $(xs read $BE/physical-device)): not detached" \
 	"$(xs read $BE/hotplug-error)"
 losetup -d "$node"
 
@@ -130,14 +135,107 @@ check "block-race/remove-foreign-node: neither device detached" \
 	"1 $(printf '%s\n' "$mine" "$theirs" | sort | tr '\n' ' ')" \
 	"$RC $(losetup -j "$HP/orig.img" -n -O NAME | sort | tr '\n' ' ')"
 
-# params naming another file now: node is not its loop device
+# The add records the file it attached: MAJ:MIN:INO, as losetup shows
+# the loop device's backing file
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+check "block-race/add-records-backing: forkless-backing is node's backing file" \
+	"$(losetup -l -n -O BACK-MAJ:MIN,BACK-INO "$(xs read $BE/node)" | awk '{ print $1 ":" $2 }')" \
+	"$(xs read $BE/forkless-backing)"
+
+# params naming another file now: the device the add attached is still
+# the one to detach (before the record: refused, the device leaked)
+xs write $BE/params "$HP/other.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-other-params: the add's device detached" \
+	"0 " "$RC $(losetup -j "$HP/orig.img" -n -O NAME)"
+
+# The image moved after the add: params names nothing. Debian's script
+# (params not a file) and forkless before detached nothing: the loop
+# device leaked. The recorded file is node's backing: detached.
 br_reset "$IMG" w
 hp_call "${BLK_ENV[@]}" -- block add
 node=$(xs read $BE/node)
+mv "$IMG" "$HP/user/moved.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-moved: the add's device detached" \
+	"0 " "$RC $(bound "$node")"
+
+# The image deleted after the add (its last name gone): detached too
+br_reset "$HP/user/gone.img" w
+truncate -s 8M "$HP/user/gone.img"
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+rm "$HP/user/gone.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-deleted: the add's device detached" \
+	"0 " "$RC $(bound "$node")"
+
+# The image replaced at its path, and node's device detached and attached
+# since to the new file (the same MM:mm, another backing file): params'
+# file is node's backing now, but not the file the add attached. Before:
+# detached; now refused.
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+rm "$IMG" && truncate -s 8M "$IMG"
+losetup -d "$node" && losetup "$node" "$IMG"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-replaced: the new file's device left attached" \
+	"1 error $node" "$RC $(xs read $BE/hotplug-status) $(losetup -j "$IMG" -n -O NAME)"
+check "block-race/remove-replaced: hotplug-error" \
+	"$node is not the loop device of $BE (forkless-backing $(xs read $BE/forkless-backing), physical-device $(xs read $BE/physical-device)): not detached" \
+	"$(xs read $BE/hotplug-error)"
+losetup -d "$node"
+
+# The image moved, node's device re-attached to another file: before,
+# params naming nothing, exit 0 and nothing said; now refused, said
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+mv "$IMG" "$HP/user/moved.img"
+losetup -d "$node" && losetup "$node" "$HP/other.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-moved-stale: the other file's device left attached" \
+	"1 error $node" "$RC $(xs read $BE/hotplug-status) $(losetup -j "$HP/other.img" -n -O NAME)"
+losetup -d "$node"
+
+# A record that is not MAJ:MIN:INO detaches nothing
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+xs write $BE/forkless-backing "$(xs read $BE/forkless-backing)x"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-bad-record: nothing detached" \
+	"1 $node forkless-backing $(xs read $BE/forkless-backing) is not MAJ:MIN:INO: not detached" \
+	"$RC $(losetup -j "$HP/orig.img" -n -O NAME) $(xs read $BE/hotplug-error)"
+
+# An add without the record (Debian's script, an older forkless): the
+# rule before it, params' current file. params unchanged: detached.
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+xs rm $BE/forkless-backing
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-no-record: the add's device detached" \
+	"0 " "$RC $(losetup -j "$HP/orig.img" -n -O NAME)"
+# params naming another file now: node is not its loop device, refused
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+xs rm $BE/forkless-backing
 xs write $BE/params "$HP/other.img"
 hp_call "${BLK_ENV[@]}" -- block remove
-check "block-race/remove-other-params: the image's device left attached" \
+check "block-race/remove-no-record-other-params: the image's device left attached" \
 	"1 $node" "$RC $(losetup -j "$HP/orig.img" -n -O NAME)"
+# the image moved: params names nothing, nothing detached (as Debian's)
+br_reset "$IMG" w
+hp_call "${BLK_ENV[@]}" -- block add
+node=$(xs read $BE/node)
+xs rm $BE/forkless-backing
+mv "$IMG" "$HP/user/moved.img"
+hp_call "${BLK_ENV[@]}" -- block remove
+check "block-race/remove-no-record-moved: nothing detached, as Debian's" \
+	"0 $node" "$RC $(bound "$node")"
 
 # the add's own device is detached, as before
 br_reset "$IMG" w
