@@ -10,8 +10,11 @@
  * use, then attaches it (loopdev.c) and writes node,
  * physical-device(-path) and hotplug-status as the script's four writes
  * (hp_write_each_or_die). remove
- * detaches a file: disk's loop device. The sharing check and the loop
- * setup run under the "block" lock, the scripts' own.
+ * detaches a file: disk's loop device, once it is sure it is the one
+ * the add attached. The sharing check and the loop setup run under the
+ * "block" lock, the scripts' own. No name is looked up after the lock
+ * wait: phy: publishes the device number it stat()ed before it, file:
+ * attaches the file it resolved before it (held by an O_PATH fd).
  *
  * Params that are neither a block device nor a file (other disk types
  * the script passes to block-TYPE) and hooks in block-*.d go to the
@@ -47,6 +50,12 @@
 #include "loopdev.h"
 
 #define DEVMM_MAX 256   /* ",MM:mm,MM:mm," of the devices to look for */
+/* The file a file: disk's add attached, recorded in its backend for the
+ * remove: "MAJ:MIN:INO" of the file's st_dev and st_ino, decimal (as
+ * losetup's BACK-MAJ:MIN and BACK-INO). Not a key of libxl's, blkback's
+ * or the scripts' (docs/hotplug.md). */
+#define BACKING_KEY "forkless-backing"
+#define BACKING_MAX (3 * FMT_U64_MAX)
 
 struct block {
 	char mode;                    /* canonical: 'r', 'w' or '!' */
@@ -85,6 +94,33 @@ static void major_minor(char out[24], dev_t rdev)
 			out[len++] = ':';
 	}
 	out[len] = '\0';
+}
+
+/* BACKING_KEY's value for the file dev, ino into out (BACKING_MAX). */
+static void backing_id(char *out, dev_t dev, ino_t ino)
+{
+	size_t len = fmt_u64_base(out, major(dev), 10);
+
+	out[len++] = ':';
+	len += fmt_u64_base(out + len, minor(dev), 10);
+	out[len++] = ':';
+	len += fmt_u64_base(out + len, (uint64_t)ino, 10);
+	out[len] = '\0';
+}
+
+/* ... and back: 0, or -EINVAL for anything but MAJ:MIN:INO. */
+static int parse_backing(const char *s, dev_t *dev, uint64_t *ino)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	uint64_t ma, mi;
+
+	if (!c2 || parse_u64_base(s, (size_t)(c1 - s), 10, &ma) < 0 ||
+	    parse_u64_base(c1 + 1, (size_t)(c2 - c1 - 1), 10, &mi) < 0 ||
+	    parse_u64_base(c2 + 1, strlen(c2 + 1), 10, ino) < 0 ||
+	    ma > 0xfff || mi > 0xfffff)
+		return -EINVAL;
+	*dev = makedev((unsigned)ma, (unsigned)mi);
+	return 0;
 }
 
 /* [[ "$devmm" == *",$d,"* ]]: devmm is ",A,B,...," */
@@ -368,16 +404,18 @@ static int check_sharing(struct block *b, char *found)
 /* ---- writing the result ------------------------------------------------- */
 
 /* write_dev (with the node for a file): physical-device and its path,
- * then success: the script's separate writes (hp_write_each_or_die). */
-static void write_dev(struct block *b, const char *dev, const char *node)
+ * then success: the script's separate writes (hp_write_each_or_die).
+ * physical-device is rdev, the device the call checked: the script
+ * stats dev by name again here, and so publishes whatever the name
+ * points to by then. A file's add also records the file it attached,
+ * back (BACKING_KEY, in the same batch: file_remove). */
+static void write_dev(struct block *b, const char *dev, dev_t rdev,
+		      const char *node, const char *back)
 {
 	struct hotplug *h = &b->h;
 	char mm[24], path[HP_PATH_MAX];
-	struct stat st;
 
-	if (stat(dev, &st) < 0)
-		hp_fatal(h, "Backend device does not exist");
-	major_minor(mm, st.st_rdev);
+	major_minor(mm, rdev);
 	if (node) {
 		hp_path(h, path, "node");
 		hp_log(h, HP_DEBUG, "Writing ", path, " ", node, " to xenstore.");
@@ -389,7 +427,8 @@ static void write_dev(struct block *b, const char *dev, const char *node)
 	hp_path(h, path, "hotplug-status");
 	hp_log(h, HP_DEBUG, "Writing ", path, " connected to xenstore.");
 	if (node)
-		hp_write_each_or_die(h, "node", node, "physical-device", mm,
+		hp_write_each_or_die(h, "node", node, BACKING_KEY, back,
+				     "physical-device", mm,
 				     "physical-device-path", dev,
 				     "hotplug-status", "connected");
 	else
@@ -418,6 +457,9 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 			hp_fatal(h, dev, " link does not exist.");
 		memcpy(dev, real, strlen(real) + 1);
 	}
+	/* The device's one stat, where the script tests -e and -b: its
+	 * number is the one checked for sharing and published, whatever
+	 * the name points to after the lock wait (docs/hotplug.md) */
 	if (stat(dev, &st) < 0)
 		hp_fatal(h, dev, " does not exist.");
 	if (!S_ISBLK(st.st_mode))
@@ -441,7 +483,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 			sharing_busy(b, prefix, res == 2);
 		}
 	}
-	write_dev(b, dev, NULL);
+	write_dev(b, dev, st.st_rdev, NULL, NULL);
 	hp_unlock(h);
 }
 
@@ -497,17 +539,28 @@ file_shared_busy(struct block *b, const char *file, const char *found,
 	sharing_busy(b, prefix, same_vm);
 }
 
+/* The file is resolved once, where the script runs readlink -f (symlinks
+ * in the configured path work as there), and held by that O_PATH
+ * descriptor across the lock wait; under the lock it is opened through
+ * the descriptor (hp_reopen: no name is looked up again), its type, write
+ * bits and identity checked on that open file (fstat), and that
+ * descriptor given to the loop device. A name changed meanwhile (a
+ * symlink swapped in, another file renamed over it) changes nothing: the
+ * guest gets the file the path named when the call began. */
 static void file_add(struct block *b, const char *p, const char *mode)
 {
 	struct hotplug *h = &b->h;
 	char file[PATH_MAX], state[64], found[HP_PATH_MAX], loop[LOOP_PATH_MAX];
+	char back[BACKING_MAX];
 	struct stat st;
 	const char *step, *st8;
-	int ret;
+	dev_t rdev = 0;
+	int ret, pfd, fd, ro;
 
-	if (hp_realpath(p, file, sizeof(file)) < 0)
+	pfd = hp_resolve(p, file, sizeof(file));
+	if (pfd < 0)
 		hp_fatal(h, p, " does not exist.");
-	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode))
 		hp_fatal(h, file, " does not exist.");
 	b->mode = canonical_mode(mode);
 	hp_lock(h, "block");
@@ -524,6 +577,20 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "Path closed or removed during hotplug add: ",
 			 h->xb_path, " state: ", st8);
 	}
+	/* losetup's open: read-write unless r, read-only where the file
+	 * cannot be written (a read-only filesystem: w! attaches it so) */
+	ro = b->mode == 'r';
+	fd = hp_reopen(pfd, ro ? O_RDONLY : O_RDWR);
+	if (fd < 0 && !ro && (errno == EROFS || errno == EACCES)) {
+		ro = 1;
+		fd = hp_reopen(pfd, O_RDONLY);
+	}
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		hp_log(h, HP_ERR, file, ": ", errno_text(errno));
+		hp_unlock(h);
+		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", file, " failed");
+	}
+	close(pfd);
 	/* stat -c %A | grep -q w: any write bit */
 	if (b->mode == 'w' && !(st.st_mode & 0222))
 		read_only_busy(b, file);
@@ -542,7 +609,9 @@ static void file_add(struct block *b, const char *p, const char *mode)
 				file_shared_busy(b, file, found, ret == 2);
 		}
 	}
-	ret = loop_attach(file, b->mode == 'r', loop, &step);
+	loop[0] = '\0';
+	ret = loop_attach(fd, file, ro, loop, &rdev, &step);
+	close(fd);
 	if (ret == -ENODEV) {
 		hp_unlock(h);
 		hp_fatal(h, "Failed to find an unused loop device");
@@ -552,21 +621,56 @@ static void file_add(struct block *b, const char *p, const char *mode)
 		hp_fatal(h, "losetup ", b->mode == 'r' ? "-r " : "", loop, " ",
 			 file, " failed");
 	}
-	write_dev(b, loop, loop);
+	backing_id(back, st.st_dev, st.st_ino);
+	write_dev(b, loop, rdev, loop, back);
 	hp_unlock(h);
 }
 
 /* ---- remove ------------------------------------------------------------- */
 
-static void file_remove(struct block *b)
+/* losetup -d "$node", for the device the add attached only: node must
+ * still be a loop device backed by the file the add attached (dev, ino:
+ * as LOOP_GET_STATUS64 gives the loop's backing) and be the device
+ * physical-device names (where the add wrote it). The file is the one
+ * the add recorded (BACKING_KEY), wherever its name is now, moved or
+ * deleted; without the key (an add by Debian's script or an older
+ * forkless), params' file (its stat). key and val name the one
+ * used, for the message. The keys are the backend's,
+ * written by libxl and the add, none the guest can write. Anything else
+ * -- node stale and its device since attached to another file, another
+ * guest's loop device -- is refused, nothing detached (docs/hotplug.md).
+ * The script detaches whatever node names, when params is a file. */
+static void file_remove(struct block *b, dev_t back_dev, uint64_t back_ino,
+			const char *key, const char *val)
 {
 	struct hotplug *h = &b->h;
-	char node[HP_PATH_MAX];
+	char node[HP_PATH_MAX], phys[HP_PATH_MAX];
+	dev_t rdev = 0;
 	int ret;
 
 	hp_lock(h, "block");
 	hp_read_required(h, "node", node, sizeof(node));
-	ret = loop_detach(node);
+	if (hp_read(h, "physical-device", phys, sizeof(phys)) > 0) {
+		char *colon = strchr(phys, ':');
+		uint64_t ma, mi;
+
+		if (!colon ||
+		    parse_u64_base(phys, (size_t)(colon - phys), 16, &ma) < 0 ||
+		    parse_u64_base(colon + 1, strlen(colon + 1), 16, &mi) < 0 ||
+		    ma > 0xfff || mi > 0xfffff) {
+			hp_unlock(h);
+			hp_fatal(h, "physical-device ", phys,
+				 " is not MAJOR:MINOR: ", node, " not detached");
+		}
+		rdev = makedev((unsigned)ma, (unsigned)mi);
+	}
+	ret = loop_detach(node, back_dev, back_ino, rdev);
+	if (ret == -ESTALE) {
+		hp_unlock(h);
+		hp_fatal(h, node, " is not the loop device of ", h->xb_path,
+			 " (", key, val, ", physical-device ",
+			 rdev ? phys : "unset", "): not detached");
+	}
 	if (ret < 0) {
 		char what[HP_PATH_MAX + 16] = "losetup -d ";
 		size_t len = 11;
@@ -599,7 +703,7 @@ int block_main(int argc, char **argv)
 	static struct block b;        /* zeroed, in .bss: see hp_init */
 	static char params[PATH_MAX];
 	struct hotplug *h = &b.h;
-	char mode[64], phys[HP_PATH_MAX];
+	char mode[64], phys[HP_PATH_MAX], back[BACKING_MAX];
 	struct stat st;
 	int add, phy = 0, file = 0;
 
@@ -615,7 +719,8 @@ int block_main(int argc, char **argv)
 		hp_prefetch(h, "params", "mode", "physical-device",
 			    "frontend-id", "state");
 	else
-		hp_prefetch(h, "params", "mode", "node");
+		hp_prefetch(h, "params", "mode", "node", "physical-device",
+			    BACKING_KEY);
 	hp_log_call(h);
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
@@ -626,6 +731,24 @@ int block_main(int argc, char **argv)
 	 * for block-TYPE, which only the script runs: not asked here. */
 	hp_read_required(h, "params", params, sizeof(params));
 	hp_read_required(h, "mode", mode, sizeof(mode));
+	/* remove: the file the add recorded, whatever params names now; a
+	 * key that is there but unusable detaches nothing */
+	if (!add) {
+		long n = hp_read(h, BACKING_KEY, back, sizeof(back));
+		dev_t dev;
+		uint64_t ino;
+
+		if (n >= 0 && parse_backing(back, &dev, &ino) == 0) {
+			file_remove(&b, dev, ino, BACKING_KEY " ", back);
+			hp_exit(h, 0);
+		}
+		if (n >= 0)
+			hp_fatal(h, BACKING_KEY " ", back,
+				 " is not MAJ:MIN:INO: not detached");
+		if (n != -ENOENT)
+			hp_fatal(h, "xenstore-read " BACKING_KEY ": ",
+				 errno_text((int)-n), ": not detached");
+	}
 	if (stat(params, &st) == 0) {
 		phy = S_ISBLK(st.st_mode);
 		file = S_ISREG(st.st_mode);
@@ -638,7 +761,7 @@ int block_main(int argc, char **argv)
 	}
 	if (!add) {
 		if (file)
-			file_remove(&b);
+			file_remove(&b, st.st_dev, st.st_ino, "params ", params);
 		hp_exit(h, 0);
 	}
 	/* libxl may run add twice: a device already set up is done */

@@ -196,7 +196,7 @@ void hp_unlock(struct hotplug *h)
 
 /* ---- paths --------------------------------------------------------------- */
 
-int hp_realpath(const char *path, char *out, size_t cap)
+int hp_resolve(const char *path, char *out, size_t cap)
 {
 	char proc[32] = "/proc/self/fd/";
 	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
@@ -206,13 +206,32 @@ int hp_realpath(const char *path, char *out, size_t cap)
 		return -errno;
 	proc[14 + fmt_u64_base(proc + 14, (uint64_t)fd, 10)] = '\0';
 	n = readlink(proc, out, cap - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= cap - 1)
-		return -ENAMETOOLONG;
+	if (n < 0 || (size_t)n >= cap - 1) {
+		int err = n < 0 ? -errno : -ENAMETOOLONG;
+
+		close(fd);
+		return err;
+	}
 	out[n] = '\0';
+	return fd;
+}
+
+int hp_realpath(const char *path, char *out, size_t cap)
+{
+	int fd = hp_resolve(path, out, cap);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
+}
+
+int hp_reopen(int pathfd, int flags)
+{
+	char proc[32] = "/proc/self/fd/";
+
+	proc[14 + fmt_u64_base(proc + 14, (uint64_t)pathfd, 10)] = '\0';
+	return openat(AT_FDCWD, proc, flags | O_CLOEXEC);
 }
 
 /* ---- the fallback -------------------------------------------------------- */

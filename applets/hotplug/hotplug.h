@@ -219,6 +219,14 @@ void hp_unlock(struct hotplug *h);
  * an O_PATH open and /proc/self/fd (musl's realpath() mallocs through
  * getcwd). 0 or -errno. */
 int hp_realpath(const char *path, char *out, size_t cap);
+/* The same, keeping the O_PATH descriptor: it holds the file the path
+ * named then, whatever happens to the names after. The descriptor, or
+ * -errno. */
+int hp_resolve(const char *path, char *out, size_t cap);
+/* open(2) of the file an O_PATH descriptor holds, through
+ * /proc/self/fd/N (the same inode: no name is looked up again), with
+ * flags | O_CLOEXEC. The descriptor, or -1 and errno. */
+int hp_reopen(int pathfd, int flags);
 
 /* Hand this call to Debian's script HP_SCRIPT_DIR/NAME.distrib (the
  * dpkg-divert target) by execve, with the same arguments and environment:

@@ -47,25 +47,15 @@ static int configure(int lfd, int bfd, const char *file, int ro)
 	return 0;
 }
 
-int loop_attach(const char *file, int ro, char *dev, const char **step)
+int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
+		const char **step)
 {
-	int ctl, bfd, ret = -EBUSY;
+	int ctl, ret = -EBUSY;
 
-	*step = file;
-	bfd = openat(AT_FDCWD, file, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
-	if (bfd < 0 && !ro && (errno == EROFS || errno == EACCES)) {
-		ro = 1;
-		bfd = openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC);
-	}
-	if (bfd < 0)
-		return -errno;
 	*step = "/dev/loop-control";
 	ctl = openat(AT_FDCWD, "/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0) {
-		ret = errno == ENOENT ? -ENODEV : -errno;
-		close(bfd);
-		return ret;
-	}
+	if (ctl < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
 	for (int tries = 0; tries < 16 && ret == -EBUSY; tries++) {
 		long n = ioctl(ctl, LOOP_CTL_GET_FREE);
 		int lfd;
@@ -83,19 +73,42 @@ int loop_attach(const char *file, int ro, char *dev, const char **step)
 			break;
 		}
 		ret = configure(lfd, bfd, file, ro);
+		if (ret == 0) {
+			struct stat st;
+
+			if (fstat(lfd, &st) == 0) {
+				*rdev = st.st_rdev;
+			} else {
+				ret = -errno;
+				ioctl(lfd, LOOP_CLR_FD, 0);
+			}
+		}
 		close(lfd);
 	}
 	close(ctl);
-	close(bfd);
 	return ret;
 }
 
-int loop_detach(const char *dev)
+int loop_detach(const char *dev, uint64_t back_dev, uint64_t back_ino,
+		dev_t rdev)
 {
 	int fd = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC), other, ret = 0;
+	struct loop_info64 info;
+	struct stat st;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	    (rdev && st.st_rdev != rdev))
+		ret = -ESTALE;
+	else if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
+		ret = errno == ENXIO ? -ENXIO : -ESTALE;   /* unbound; no loop */
+	else if (info.lo_device != back_dev || info.lo_inode != back_ino)
+		ret = -ESTALE;
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
 	/* a second opener for the ioctl: see loopdev.h */
 	other = openat(AT_FDCWD, dev, O_RDONLY | O_CLOEXEC);
 	if (ioctl(fd, LOOP_CLR_FD, 0) < 0)

@@ -1,7 +1,8 @@
 /* loopdev.h - loop devices as losetup(8) attaches, lists and detaches
  * them, by ioctl: no util-linux, no heap. Knows no applet.
  *
- * loop_attach() is `losetup [-r] -f FILE`: LOOP_CTL_GET_FREE for a free
+ * loop_attach() is `losetup [-r] -f FILE` for a FILE the caller opened
+ * and checked (never reopened by name): LOOP_CTL_GET_FREE for a free
  * device, then LOOP_CONFIGURE (one ioctl: backing fd, read-only flag,
  * file name), or LOOP_SET_FD + LOOP_SET_STATUS64 on kernels before 5.8;
  * a device taken by someone else meanwhile (EBUSY) is skipped for the
@@ -34,15 +35,22 @@ struct loop_config {
 
 #define LOOP_PATH_MAX 24   /* "/dev/loop" + a number */
 
-/* Attach file (a path, also recorded as the device's file name) to a
- * free loop device, read-only when ro (else read-write, falling back to
- * read-only for a file that cannot be opened for writing, as losetup).
- * Its path into dev (LOOP_PATH_MAX). 0, or -errno: -ENODEV without
- * /dev/loop-control, the open or ioctl error. *step names what failed. */
-int loop_attach(const char *file, int ro, char *dev, const char **step);
+/* Attach the open file bfd (file: its name, recorded as the device's
+ * file name) to a free loop device, read-only when ro. The caller opened
+ * and checked bfd: the device gets that file, never what a name points
+ * to now. Its path into dev (LOOP_PATH_MAX), its number into rdev.
+ * 0, or -errno: -ENODEV
+ * without /dev/loop-control, the open or ioctl error. *step names what
+ * failed. bfd stays open. */
+int loop_attach(int bfd, const char *file, int ro, char *dev, dev_t *rdev,
+		const char **step);
 
-/* `losetup -d DEV`: LOOP_CLR_FD (the kernel makes a device still open
- * elsewhere autoclear instead). 0 or -errno. DEV is opened twice, so that
+/* `losetup -d DEV` for the device an add attached: DEV must still be a
+ * loop device backed by the file back_dev/back_ino (LOOP_GET_STATUS64)
+ * and, when rdev is not 0, be device rdev; else -ESTALE and nothing is
+ * detached. Then LOOP_CLR_FD (the kernel makes a device still open
+ * elsewhere autoclear instead). 0 or -errno (-ENXIO: DEV bound to no
+ * file). DEV is opened twice, so that
  * the kernel always takes that path: it marks the device autoclear and
  * detaches it at the last close -- ours, before this returns, unless
  * someone else has it open, as with losetup. Detached from the only
@@ -51,7 +59,8 @@ int loop_attach(const char *file, int ro, char *dev, const char **step);
  * at the last close the kernel detaches without the freeze (no I/O can be
  * in flight without an opener). The end state is losetup's. Should the
  * second open fail, the one opener's LOOP_CLR_FD, as losetup. */
-int loop_detach(const char *dev);
+int loop_detach(const char *dev, uint64_t back_dev, uint64_t back_ino,
+		dev_t rdev);
 
 /* For each bound loop device (those with /sys/block/loopN/loop): fn with
  * its path, its device number and its backing file's st_dev and st_ino

@@ -235,8 +235,8 @@ hp_xs_trips() { hp_xs_writes "$1"; }
 # hp_syscalls_within STRACE N: "yes" when the call made at most N system calls (execve to
 # exit_group; under TCG in a Xen dom0 each costs 20-250 us of a 15-40 ms call), else "no: M".
 # Not counted: block add's walk for a file already on a loop device, which grows with the
-# host's loop devices: a faccessat of each /sys/block/loopN/loop, and for each bound one its
-# open, fstat, LOOP_GET_STATUS64 and close. Nor the waits for xenstored's replies
+# host's loop devices: a faccessat of each /sys/block/loopN/loop, and for each bound one
+# (faccessat = 0) its open, fstat, LOOP_GET_STATUS64 and close. Nor the waits for xenstored's replies
 # (clock_gettime, poll, read on its socket): replies that arrive in several pieces take
 # more of them, as the stand-in's timing has it (round trips: hp_xs_trips).
 hp_syscalls_within() {
@@ -248,7 +248,7 @@ hp_syscalls_within() {
 		fd != "" && index($0, " read(" fd ", ") { next }
 		{ n++ } END { print n + 0 }' "$1")
 	walk=$(grep -Ec 'faccessat\([0-9]+, "loop[0-9]+/loop"' "$1")
-	bound=$(grep -c 'ioctl([0-9]*, LOOP_GET_STATUS64' "$1")
+	bound=$(grep -Ec 'faccessat2?\([0-9]+, "loop[0-9]+/loop", [^)]*\) += 0$' "$1")
 	m=$((m - walk - 4 * bound))
 	[ "$m" -le "$2" ] && echo yes || echo "no: $m"
 }
