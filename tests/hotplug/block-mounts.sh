@@ -25,7 +25,7 @@ PHYS=$(losetup -f --show "$HP/phys.img") || { fail block-mounts/setup "no loop d
 FUSE_PIDS=
 trap 'kill $FUSE_PIDS 2>/dev/null; hp_cleanup' EXIT
 # Debian's message (xenstore-read shows the newline as \n)
-local_busy() { echo "Device $1 is mounted in the privileged domain,\\nand so cannot be mounted by a guest."; }
+local_busy() { printf '%s\n' "Device $1 is mounted in the privileged domain,\\nand so cannot be mounted by a guest."; }
 
 # add HOW DEV [MODE]: a phy: add of DEV by Debian's script or forkless;
 # GOT="RC STATUS ERROR"
@@ -160,27 +160,25 @@ if fuse_mount "$PHYS" /run/fsrc; then
 	hung=$FUSE_PID
 	mkdir -p /run/hsrc
 	python3 "$HELPER" mount /run/hung/dev/sdb /run/hsrc tmpfs
+	# each add in the background, given 10 s ($HP/hung.HOW: its GOT, or
+	# how it hung)
 	for how in debian forkless; do
-		rm -f "$HP/hung.rc"
-		( add "$how" "$PHYS"; echo "$GOT" >"$HP/hung.rc" ) &
+		( add "$how" "$PHYS"; echo "$GOT" >"$HP/hung.tmp"; mv "$HP/hung.tmp" "$HP/hung.$how" ) &
 		caller=$!
-		waited=0
-		while [ ! -e "$HP/hung.rc" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-		if [ ! -e "$HP/hung.rc" ]; then
+		for _ in $(seq 100); do [ -e "$HP/hung.$how" ] && break; sleep 0.1; done
+		if [ ! -e "$HP/hung.$how" ]; then
 			# let the call go: the daemon's end aborts its requests
 			kill "$hung"; wait "$caller"
-			eval "${how}_hung=\"hung for 10 s, then: \$(cat \"\$HP/hung.rc\")\""
+			echo "hung for 10 s, then: $(cat "$HP/hung.$how")" >"$HP/hung.$how"
 			umount -l /run/hung
 			fuse_mount fuse-hung /run/hung || fail block-mounts/hung-source/setup "no FUSE mount again"
 			hung=$FUSE_PID
-		else
-			wait "$caller"
-			eval "${how}_hung=\"\$(cat \"\$HP/hung.rc\")\""
 		fi
+		wait "$caller"
 	done
-	info "block-mounts/hung-source: Debian's script: $debian_hung"
+	info "block-mounts/hung-source: Debian's script: $(cat "$HP/hung.debian")"
 	check "block-mounts/hung-source: a source inside a FUSE mount that never answers does not hang the add" \
-		"0 connected" "$forkless_hung"
+		"0 connected" "$(cat "$HP/hung.forkless")"
 	umount /run/hsrc
 else
 	skip block-mounts/fuse-source "no FUSE mount here (/dev/fuse, the fuse module)"
