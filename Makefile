@@ -166,11 +166,12 @@ install: $(BIN)
 # libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
 # and ASan/UBSan builds), bridge-utils, iproute2, losetup and net-tools
 # (the hotplug tests run Debian's vif-bridge, block and vif-route with them),
+# e2fsprogs and btrfs-progs (block's mounted-in-dom0 check on real mounts),
 # qemu-system-common (/usr/lib/qemu/virtiofsd: the VM test's virtio-fs share;
 # Debian 12 has no virtiofsd package).
 TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 \
 	pkg:qemu-system-common clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
-	pkg:e2fsprogs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
+	pkg:e2fsprogs pkg:btrfs-progs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)

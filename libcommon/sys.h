@@ -19,6 +19,9 @@
 #ifndef SYS_statx
 #define SYS_statx 332   /* x86_64; musl's headers name it on every arch */
 #endif
+#ifndef SYS_openat2
+#define SYS_openat2 437   /* Linux 5.6, the same on every architecture */
+#endif
 #ifndef SYS_close_range
 #define SYS_close_range 436   /* Linux 5.9, the same on every architecture */
 #endif
@@ -93,6 +96,20 @@ static inline int sys_openat(int dirfd, const char *path, int flags,
 			     unsigned mode)
 {
 	return (int)sys_call4(SYS_openat, dirfd, (long)path, flags, mode);
+}
+
+/* openat2(2) (musl has no wrapper): the kernel's struct open_how. */
+struct sys_open_how {
+	uint64_t flags, mode, resolve;
+};
+#define SYS_RESOLVE_NO_XDEV 0x01
+#define SYS_RESOLVE_NO_MAGICLINKS 0x02
+#define SYS_RESOLVE_BENEATH 0x08
+static inline int sys_openat2(int dirfd, const char *path,
+			      const struct sys_open_how *how)
+{
+	return (int)sys_call4(SYS_openat2, dirfd, (long)path, (long)how,
+			      sizeof(*how));
 }
 
 static inline ssize_t sys_read(int fd, void *buf, size_t len)

@@ -3,7 +3,7 @@
  *
  * block_main() reads params, mode; add: a device already known
  * (physical-device set) exits 0; phy_add() checks the device and shares
- * it (check_sharing: /proc/mounts, then every backend's physical-device
+ * it (check_sharing: dom0's mounts by /proc/self/mountinfo, then every backend's physical-device
  * and mode in one xenstore walk on one connection, where the script runs
  * a xenstore-list per domain and a xenstore-read per disk); file_add()
  * checks state == 2, a read-only file for w, the file's loop devices in
@@ -48,6 +48,8 @@
 
 #include "hotplug.h"
 #include "loopdev.h"
+#include "mountinfo.h"
+#include "sys.h"
 
 #define DEVMM_MAX 256   /* ",MM:mm,MM:mm," of the devices to look for */
 /* The file a file: disk's add attached, recorded in its backend for the
@@ -245,64 +247,99 @@ static int same_vm(struct block *b, const char *otherdom)
 	       strcmp(fuuid, otv) == 0 || strcmp(tv, otv) == 0;
 }
 
-/* The first field of each line of /proc/mounts (the script skips the
- * read-only mounts when mode is r): a device in devmm -> its MM:mm. */
+/* Mounted in dom0: check_sharing's
+ *   cat /proc/mounts | (grep -v "^[^ ]* [^ ]* [^ ]* ro[, ]" for mode r)
+ *   | cut -f 1 -d ' ' | stat -L -c %t:%T each
+ * by device numbers the kernel gives, stat()ing no name a user chose
+ * (a FUSE mount's source is its fsname=, and a name inside a FUSE mount
+ * whose daemon never answers would hang the call under the lock).
+ * /proc/self/mountinfo's MAJ:MIN is each mount's st_dev: the device for a
+ * block filesystem (ext4, xfs, fuseblk...), an anonymous 0:N for the
+ * others (tmpfs, overlay, nfs, fuse): no block device's number. The one
+ * kind of block filesystem with anonymous numbers, btrfs (one per
+ * subvolume), names its device as source: that name is opened (O_PATH:
+ * no driver's open) only below /dev and without leaving /dev's mount
+ * (openat2 RESOLVE_BENEATH | RESOLVE_NO_XDEV: never into a FUSE mount
+ * on /dev/shm), then fstat()ed. Only root mounts btrfs; fusermount mounts
+ * only fuse types, whose sources are never read. A mount counts as
+ * read-only as /proc/mounts's "ro" does: the mount or its superblock
+ * (mountinfo.h). Lines of any length: mountinfo.c streams. */
+
+/* The block filesystems whose mounts show an anonymous MAJ:MIN. */
+static const char *const source_named_fs[] = { "btrfs" };
+
+struct mount_check {
+	struct block *b;
+	char *found;
+	int dev_fd;   /* /dev (O_PATH), opened when first needed */
+};
+
+/* The block device a mount's source names below /dev, or 0. */
+static dev_t source_device(struct mount_check *mc, const char *source)
+{
+	struct sys_open_how how = {
+		O_PATH | O_CLOEXEC, 0,
+		SYS_RESOLVE_BENEATH | SYS_RESOLVE_NO_XDEV | SYS_RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd, blk;
+
+	if (strncmp(source, HP_LIT("/dev/")) != 0 || !source[5])
+		return 0;
+	if (mc->dev_fd == -1)
+		mc->dev_fd = openat(AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (mc->dev_fd < 0)
+		return 0;
+	fd = sys_openat2(mc->dev_fd, source + 5, &how);
+	if (fd < 0)
+		return 0;   /* (ENOSYS before Linux 5.6: not looked at) */
+	blk = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+	close(fd);
+	return blk ? st.st_rdev : 0;
+}
+
+static int mount_uses(const struct mountinfo_entry *m, void *ctx)
+{
+	struct mount_check *mc = ctx;
+	dev_t dev = 0;
+
+	/* grep -v "^[^ ]* [^ ]* [^ ]* ro[, ]" for mode r */
+	if ((mc->b->mode != 'w' && m->ro) || !m->have_dev)
+		return 0;
+	if (m->major) {
+		dev = makedev(m->major, m->minor);
+	} else if (!m->fstype_cut && !m->source_cut) {
+		for (size_t i = 0; i < ARRAY_SIZE(source_named_fs); i++)
+			if (strcmp(m->fstype, source_named_fs[i]) == 0)
+				dev = source_device(mc, m->source);
+	}
+	if (!dev)
+		return 0;
+	major_minor(mc->found, dev);
+	return in_devmm(mc->b, mc->found);
+}
+
+/* A mount of a device in devmm -> its MM:mm in found. */
 static int mounted_here(struct block *b, char *found)
 {
+	static struct mountinfo_parser mp;   /* (4 KiB: .bss, not the stack) */
+	struct mount_check mc = { b, found, -1 };
 	char buf[8192];
-	size_t have = 0;
-	int fd = openat(AT_FDCWD, "/proc/mounts", O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	int hit = 0, fd = openat(AT_FDCWD, "/proc/self/mountinfo",
+				 O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;   /* `cat /proc/mounts` failing: no mounts */
-	for (;;) {
-		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
-		char *line = buf, *nl;
-
-		if (r <= 0 && have == 0)
-			break;
-		if (r > 0)
-			have += (size_t)r;
-		buf[have] = '\0';
-		while ((nl = strchr(line, '\n')) || (r <= 0 && *line)) {
-			char *sp = strchr(line, ' '), *opts = line;
-			struct stat st;
-			int fields = 0;
-
-			if (nl)
-				*nl = '\0';
-			for (char *p = line; *p && fields < 3; p++)
-				if (*p == ' ' && ++fields == 3)
-					opts = p + 1;
-			/* grep -v "^[^ ]* [^ ]* [^ ]* ro[, ]" for mode r */
-			if (!(b->mode != 'w' && fields == 3 &&
-			      strncmp(opts, HP_LIT("ro")) == 0 &&
-			      (opts[2] == ',' || opts[2] == ' '))) {
-				if (sp)
-					*sp = '\0';
-				if (*line && stat(line, &st) == 0) {
-					major_minor(found, st.st_rdev);
-					if (in_devmm(b, found)) {
-						close(fd);
-						return 1;
-					}
-				}
-			}
-			if (!nl) {
-				line += strlen(line);
-				break;
-			}
-			line = nl + 1;
-		}
-		have -= (size_t)(line - buf);
-		memmove(buf, line, have);
-		if (have == sizeof(buf) - 1)
-			have = 0;   /* a line longer than the buffer: skipped */
-		if (r <= 0)
-			break;
-	}
+	mountinfo_init(&mp);
+	while (!hit && (r = read(fd, buf, sizeof(buf))) > 0)
+		hit = mountinfo_feed(&mp, buf, (size_t)r, mount_uses, &mc);
+	if (!hit)
+		hit = mountinfo_end(&mp, mount_uses, &mc);
 	close(fd);
-	return 0;
+	if (mc.dev_fd >= 0)
+		close(mc.dev_fd);
+	return hit;
 }
 
 /* XENBUS_BASE_PATH/XENBUS_TYPE/DOM/DEV for every disk: its
