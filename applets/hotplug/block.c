@@ -3,8 +3,9 @@
  *
  * block_main() reads params, mode; add: a device already known
  * (physical-device set) exits 0; phy_add() checks the device and shares
- * it (check_sharing: dom0's mounts by /proc/self/mountinfo, then every backend's physical-device
- * and mode in one xenstore walk on one connection, where the script runs
+ * it (check_sharing: dom0's mounts by /proc/self/mountinfo, then every
+ * backend's physical-device and mode in one xenstore walk on one
+ * connection, where the script runs
  * a xenstore-list per domain and a xenstore-read per disk); file_add()
  * checks state == 2, a read-only file for w, the file's loop devices in
  * use, then attaches it (loopdev.c) and writes node,
