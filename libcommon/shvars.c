@@ -12,8 +12,8 @@
  * starting with BASH are refused by prefix (shell_own_name). */
 static const char *const shell_own[] = {
 	"_", "DIRSTACK", "EPOCHREALTIME", "EPOCHSECONDS", "EUID", "FUNCNAME",
-	"GROUPS", "HISTCMD", "LINENO", "POSIXLY_CORRECT", "PPID", "RANDOM",
-	"SECONDS", "SHELLOPTS", "SRANDOM", "UID",
+	"GROUPS", "HISTCMD", "LINENO", "PIPESTATUS", "POSIXLY_CORRECT", "PPID",
+	"RANDOM", "SECONDS", "SHELLOPTS", "SRANDOM", "UID",
 };
 
 struct scan {

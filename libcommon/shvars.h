@@ -42,7 +42,9 @@
  * - a NAME the shell keeps apart from what was written: bash's readonly
  *   and dynamic variables (UID, EUID, PPID, SHELLOPTS, BASH*, RANDOM,
  *   SRANDOM, SECONDS, LINENO, EPOCH*, HISTCMD, FUNCNAME, GROUPS,
- *   DIRSTACK, _) and POSIXLY_CORRECT (which changes how bash reads on);
+ *   DIRSTACK, PIPESTATUS, _) and POSIXLY_CORRECT (which changes how bash
+ *   reads on); other names the shells use (PATH, IFS, HOME, PS4, OPTIND)
+ *   keep what is assigned and are reported as any other;
  * - a value longer than cap - 1 bytes.
  * Bytes are read as in the C or a UTF-8 locale (Debian's): in a locale
  * whose multibyte characters may hold ASCII bytes (Big5, GBK, SJIS) bash

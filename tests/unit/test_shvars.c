@@ -173,6 +173,8 @@ static const struct {
 	{ "bash-prefix", "BASH_ENV=/x", "1: a variable the shell sets itself" },
 	{ "underscore", "_=1", "1: a variable the shell sets itself" },
 	{ "posixly-correct", "POSIXLY_CORRECT=1", "1: a variable the shell sets itself" },
+	{ "pipestatus", "PIPESTATUS=0", "1: a variable the shell sets itself" },
+	{ "shell-names-kept", "PATH=/bin IFS=: OPTIND=1", "PATH=[/bin] IFS=[:] OPTIND=[1]" },
 	/* the whole text is checked before any call */
 	{ "no-call-before-refusal", "A=1\nB=2\nC=$x", "3: parameter expansion ($)" },
 };
