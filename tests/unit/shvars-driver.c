@@ -1,6 +1,7 @@
 /* shvars-driver.c - tests/unit/shvars-shells.sh's view of a file through
- * libcommon/shvars.c: each assignment in order as "NAME HEX" (the value's
- * bytes as two lowercase hex digits each) and exit 0, or "refused LINE:
+ * libcommon/shvars.c: the final value of each name as "NAME HEX" (the
+ * value's bytes as two lowercase hex digits each), in order of first
+ * assignment, and exit 0, or "refused LINE:
  * WHAT" and exit 1.
  * With --pairs, the same lines for what a shell printed on stdin as
  * NAME NUL VALUE NUL pairs (printf '%s\0%s\0'), so that both views
@@ -11,14 +12,43 @@
 
 #include "shvars.h"
 
-static int print(void *ctx, const char *name, size_t name_len,
-		 const char *value, size_t value_len)
+static void print(const char *name, size_t name_len, const char *value,
+		  size_t value_len)
 {
-	(void)ctx;
 	printf("%.*s ", (int)name_len, name);
 	for (size_t i = 0; i < value_len; i++)
 		printf("%02x", (unsigned char)value[i]);
 	putchar('\n');
+}
+
+/* The final value of each name, in order of first appearance: a later
+ * assignment replaces the value in place. */
+static struct { const char *name; size_t name_len; char *value; size_t value_len; } vars[4096];
+static size_t nvars;
+
+static int keep(void *ctx, const char *name, size_t name_len,
+		const char *value, size_t value_len)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < nvars; i++)
+		if (vars[i].name_len == name_len &&
+		    memcmp(vars[i].name, name, name_len) == 0)
+			break;
+	if (i == nvars) {
+		if (nvars == sizeof(vars) / sizeof(vars[0]))
+			return 3;
+		nvars++;
+	}
+	free(vars[i].value);
+	vars[i].name = name;
+	vars[i].name_len = name_len;
+	vars[i].value = malloc(value_len + 1);
+	if (!vars[i].value)
+		return 4;
+	memcpy(vars[i].value, value, value_len + 1);
+	vars[i].value_len = value_len;
 	return 0;
 }
 
@@ -38,7 +68,7 @@ int main(int argc, char **argv)
 			char *name = p, *value = name + strlen(name) + 1;
 			if (value >= end)
 				return 3;   /* a name without its value */
-			print(NULL, name, strlen(name), value, strlen(value));
+			print(name, strlen(name), value, strlen(value));
 			p = value + strlen(value) + 1;
 		}
 		return 0;
@@ -49,9 +79,18 @@ int main(int argc, char **argv)
 	}
 	len = fread(text, 1, sizeof(text), f);
 	fclose(f);
-	if (shvars_parse(text, len, scratch, sizeof(scratch), print, NULL,
-			 &err) == 0)
+	switch (shvars_parse(text, len, scratch, sizeof(scratch), keep, NULL,
+			     &err)) {
+	case 0:
+		for (size_t i = 0; i < nvars; i++)
+			print(vars[i].name, vars[i].name_len, vars[i].value,
+			      vars[i].value_len);
 		return 0;
-	printf("refused %u: %s\n", err.line, err.what);
-	return 1;
+	case SHVARS_NOT_PLAIN:
+		printf("refused %u: %s\n", err.line, err.what);
+		return 1;
+	default:
+		fprintf(stderr, "shvars-driver: too many names\n");
+		return 2;
+	}
 }

@@ -28,13 +28,14 @@ for sh in dash bash; do
 done
 
 # The shells' view: NAME HEX for each name given, after `. FILE`, or
-# "NAME!unset" when the shell did not set it. (__shv_* names: the
-# corpus and the generator never use them.)
+# "NAME!unset" when the shell did not set it; HOME set, so that a tilde
+# expansion shows. (__shv_* names: the corpus and the generator never use
+# them.)
 # shell_view SHELL LOCALE FILE NAME...
 shell_view() {
 	local sh=$1 loc=$2 file=$3
 	shift 3
-	env -i LC_ALL="$loc" "$sh" -c '. "$1" || exit 9; shift
+	env -i HOME=/shvars-home LC_ALL="$loc" "$sh" -c '. "$1" || exit 9; shift
 		for __shv_n; do
 			eval "__shv_s=\${$__shv_n+x} __shv_v=\${$__shv_n-}"
 			if [ "$__shv_s" = x ]; then
@@ -48,16 +49,14 @@ shell_view() {
 # compare NAME FILE: the parser accepts FILE and every shell agrees.
 # Returns 1 (after a FAIL) when they differ, 2 when the parser refuses.
 compare() {
-	local name=$1 file=$2 mine names theirs sh loc
-	mine=$("$driver" "$file") || return 2
-	# the last value of each name, in order of first appearance
-	mine=$(awk '{ if (!($1 in last)) order[++n] = $1; last[$1] = $0 }
-		END { for (i = 1; i <= n; i++) print last[order[i]] }' <<<"$mine")
-	names=$(awk '{ print $1 }' <<<"$mine")
+	local name=$1 file=$2 mine names theirs sh loc n
+	mine=$("$driver" "$file")
+	case $? in 0) ;; 1) return 2 ;; *) fail "$name" "shvars-driver failed"; return 1 ;; esac
+	names=()
+	[ -n "$mine" ] && while read -r n _; do names+=("$n"); done <<<"$mine"
 	for sh in "dash C" "bash C" "bash C.UTF-8"; do
 		loc=${sh#* } sh=${sh% *}
-		# shellcheck disable=SC2086 # names are identifiers
-		theirs=$(shell_view "$sh" "$loc" "$file" $names)
+		theirs=$(shell_view "$sh" "$loc" "$file" "${names[@]}")
 		if [ "$theirs" != "$mine" ] || [ -s "$out/stderr" ]; then
 			fail "$name" "$sh ($loc) reads it otherwise" \
 				"file: $(od -An -c "$file" | head -20)" \
@@ -106,10 +105,10 @@ function value(   s, i) { s = ""; for (i = int(rand() * 5); i > 0; i--) s = s pi
 BEGIN {
 	srand(seed)
 	nn = split("A B C _x a1 Xy_2", N, " ")
-	nu = split("x|y|*|?|[|]|{|}|!|=|:|~|#|%|@|\303\251|\001|\013|\014|\177|-|/|.|,|+|^|\302", U, "|")
+	nu = split("x|y|*|?|[|]|{|}|!|=|:|~|#|%|@|\303\251|\001|\013|\014|\177|-|/|.|,|+|^|\302|\201|\210|:~|~/", U, "|")
 	ne = split("x|$|`|\047|\"|\\| |#|~|\n|;|:|\303|*", E, "|")
 	nq = split("x| |\\|\n|$|`|\"|#|~|:|\\\n|\303\251|\001", Q, "|")
-	nd = split("x| |\\\\|\\$|\\`|\\\"|\\\n|\\a|\\\047|\n|\047|#|~|:|\303\251|\177|\001", D, "|")
+	nd = split("x| |\\\\|\\$|\\`|\\\"|\\\n|\\a|\\\047|\n|\047|#|~|:|\303\251|\177|\001|\\\303\251|\201|\\\210", D, "|")
 	nj = split("\047|\"|$|`|;|\r|(|\\|&| ", J, "|")
 	for (f = 1; f <= count; f++) {
 		t = ""
