@@ -220,12 +220,10 @@ static int value(struct scan *s)
  * must be NAME=VALUE. */
 static int assignment(struct scan *s, shvars_fn *fn, void *ctx)
 {
-	const char *name = s->p;
+	const char *name = s->p, *what = bad_byte(*s->p);
 	unsigned line = s->line;
 	size_t name_len;
 	int r;
-
-	const char *what = bad_byte(*s->p);
 
 	if (what)
 		return refuse(s, line, what);
