@@ -176,7 +176,8 @@ fresh() {
 }
 
 # The results a run leaves, in one python3 start (the machine may be slow):
-# RESULT.files: the save dir's names ("(no save dir)" without it);
+# RESULT.files: the save dir's mode ("(dir 700)") and names ("(no save
+# dir)" without it);
 # RESULT.doms: "ID NAME" of each domain in the stand-in xenstored's tree;
 # names with bytes outside 0x21-0x7e or a backslash written \xNN, as the
 # stand-in xl logs its calls. RESULT.summary: one line a fact, for
@@ -194,7 +195,8 @@ def vis(b):
 def lines(b):
     return b.split(b"\n")[:-1] if b.endswith(b"\n") else b.split(b"\n") if b else []
 if os.path.isdir(save):
-    files = [esc(os.fsencode(f)) for f in sorted(os.listdir(os.fsencode(save)))]
+    files = ["(dir %o)" % (os.stat(save).st_mode & 0o7777)]
+    files += [esc(os.fsencode(f)) for f in sorted(os.listdir(os.fsencode(save)))]
 else:
     files = ["(no save dir)"]
 doms = []
@@ -355,7 +357,7 @@ st_stop_migrate() {
 st_stop_shutdown() {
 	ACTION=stop; unset_var XENDOMAINS_SAVE
 	dom 3 web; dom 5 db
-	rule shutdown db delay 1.2
+	rule shutdown db delay 3   # still there when Debian's second xen-init-list runs
 }
 st_stop_save_deadline() {
 	ACTION=stop; set_var XENDOMAINS_STOP_MAXWAIT 1
@@ -390,14 +392,14 @@ st_names_spaces_stop() {
 	DIFFERS="Debian's \`read id name discard\` cuts the name at the space: it saves domain 3 as \"web\""
 	WANT_CALLS='save 3 /var/lib/xen/save/web\x201'$'\n''save 5 /var/lib/xen/save/db'
 	WANT_OUT='Saving Xen domain web 1 (3)...done.'$'\n''Saving Xen domain db (5)...done.'
-	WANT_FILES='db'$'\n''web\x201'
+	WANT_FILES='(dir 700)'$'\n''db'$'\n''web\x201'
 }
 st_names_spaces_start() {
 	image 'web 1'; auto web1.cfg 'web 1'
 	DIFFERS="Debian's \`[ -f \$file ]\` (unquoted) fails on the image \"web 1\" (bash's error): it boots the domain afresh from its auto config and leaves the image"
 	WANT_CALLS='restore /var/lib/xen/save/web\x201'
 	WANT_OUT='Restoring Xen domain web 1 (from /var/lib/xen/save/web 1)...done.'
-	WANT_ERR= WANT_FILES=
+	WANT_ERR= WANT_FILES='(dir 755)'
 	WANT_DOMS='0 Domain-0'$'\n''10 web\x201'
 }
 st_names_not_utf8() {
@@ -405,7 +407,7 @@ st_names_not_utf8() {
 	DIFFERS="Debian's python3 xen-init-list dies (UnicodeDecodeError) on a name that is not UTF-8: no domain is saved or shut down"
 	WANT_CALLS='save 3 /var/lib/xen/save/bad\xff'$'\n''save 5 /var/lib/xen/save/db'
 	WANT_OUT=$'Saving Xen domain bad\xff (3)...done.\nSaving Xen domain db (5)...done.'
-	WANT_ERR= WANT_FILES='bad\xff'$'\n''db'
+	WANT_ERR= WANT_FILES='(dir 700)'$'\n''bad\xff'$'\n''db'
 	WANT_DOMS='0 Domain-0'
 }
 st_unknown_action() { ACTION=bogus; dom 3 web; }
@@ -443,6 +445,7 @@ EOF
 		;;
 	start_0_images) cat <<'EOF'
 rc 0
+file (dir 755)
 dom 0 Domain-0
 EOF
 		;;
@@ -450,6 +453,7 @@ EOF
 rc 0
 call restore /var/lib/xen/save/web
 out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
+file (dir 755)
 dom 0 Domain-0
 dom 10 web
 EOF
@@ -462,6 +466,7 @@ call restore /var/lib/xen/save/web
 out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
 out Restoring Xen domain mail (from /var/lib/xen/save/mail)...done.
 out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
+file (dir 755)
 dom 0 Domain-0
 dom 10 db
 dom 11 mail
@@ -474,8 +479,12 @@ call restore /var/lib/xen/save/db
 call restore /var/lib/xen/save/web
 out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
 out Restoring Xen domain web (from /var/lib/xen/save/web)...failed.
+out Loading new save file /var/lib/xen/save/web (new xl fmt info 0x3/0x0/1397)
+out  Savefile contains xl domain config in JSON format
+out Parsing config from <saved>
 out libxl: error: libxl_stream_read.c:850:libxl__xc_domain_restore_done: restoring domain: Invalid argument
 out Starting Xen domain web (from /etc/xen/auto/web.cfg)...failed (restore failed).
+file (dir 755)
 file web
 dom 0 Domain-0
 dom 10 db
@@ -491,6 +500,7 @@ out Starting Xen domain bad (from /etc/xen/auto/broken.cfg)...failed.
 out libxl: error: libxl_create.c:1234:domcreate_rebuild_done: cannot (re-)build domain: -3
 out Xen domain db already running.
 out Starting Xen domain web (from /etc/xen/auto/web.cfg)...done.
+file (dir 755)
 dom 0 Domain-0
 dom 3 db
 dom 10 mail
@@ -501,6 +511,7 @@ EOF
 rc 0
 call save 3 /var/lib/xen/save/web
 out Saving Xen domain web (3)...done.
+file (dir 700)
 file web
 dom 0 Domain-0
 EOF
@@ -513,6 +524,7 @@ call save 12 /var/lib/xen/save/mail
 out Saving Xen domain web (3)...done.
 out Saving Xen domain db (5)...done.
 out Saving Xen domain mail (12)...done.
+file (dir 700)
 file db
 file mail
 file web
@@ -528,6 +540,7 @@ out Migrating Xen domain web (3)...done.
 out Migrating Xen domain db (5)...failed.
 out migration target: Connection refused
 out Saving Xen domain db (5)...done.
+file (dir 700)
 file db
 dom 0 Domain-0
 EOF
@@ -551,9 +564,11 @@ call save 3 /var/lib/xen/save/web
 call save 5 /var/lib/xen/save/db
 call shutdown 3
 out Saving Xen domain web (3)...failed.
+out Saving to /var/lib/xen/save/web new xl format (info 0x3/0x0/1397)
 out Saving Xen domain db (5)...done.
 out Shutting down Xen domain web (3)...Shutting down domain 3
 out done.
+file (dir 700)
 file db
 dom 0 Domain-0
 EOF
@@ -580,6 +595,7 @@ call create --quiet --defconfig /etc/xen/auto/db.cfg
 out Saving Xen domain web (3)...done.
 out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
 out Starting Xen domain db (from /etc/xen/auto/db.cfg)...done.
+file (dir 700)
 dom 0 Domain-0
 dom 10 web
 dom 11 db
@@ -610,6 +626,7 @@ EOF
 rc 0
 call restore /var/lib/xen/save/web
 out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
+file (dir 755)
 dom 0 Domain-0
 dom 10 web
 EOF
@@ -620,6 +637,7 @@ call save 3 /var/lib/xen/save/g\xc3\xa4st-\xce\xa9
 call save 5 /var/lib/xen/save/esc\x1b[31mred
 out Saving Xen domain g\xc3\xa4st-\xce\xa9 (3)...done.
 out Saving Xen domain esc\x1b[31mred (5)...done.
+file (dir 700)
 file esc\x1b[31mred
 file g\xc3\xa4st-\xce\xa9
 dom 0 Domain-0
@@ -631,6 +649,7 @@ call save 3 /var/lib/xen/save/web
 call save 5 /var/lib/xen/save/db
 out Saving Xen domain web (3)...done.
 out Saving Xen domain db (5)...done.
+file (dir 700)
 file db
 file web
 dom 0 Domain-0
@@ -641,6 +660,7 @@ rc 0
 call create --quiet --defconfig /etc/xen/auto/web1.cfg
 out Starting Xen domain web 1 (from /etc/xen/auto/web1.cfg)...done.
 err /etc/init.d/xendomains: line 90: [: /var/lib/xen/save/web: binary operator expected
+file (dir 755)
 file web\x201
 dom 0 Domain-0
 dom 10 web\x201
@@ -654,6 +674,7 @@ err Traceback (most recent call last):
 err UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 296: invalid start byte
 err Traceback (most recent call last):
 err UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 296: invalid start byte
+file (dir 700)
 dom 0 Domain-0
 dom 3 bad\xff
 dom 5 db
@@ -669,6 +690,7 @@ EOF
 		;;
 	not_dom0) cat <<'EOF'
 rc 0
+file (dir 755)
 file db
 dom 0 Domain-0
 dom 3 web
@@ -676,6 +698,7 @@ EOF
 		;;
 	xenstored_silent) cat <<'EOF'
 rc 124
+file (dir 755)
 file web
 dom 0 Domain-0
 EOF

@@ -41,10 +41,12 @@
 #                              real xl's parse error, exit 1
 #   create --quiet --defconfig FILE
 #                              a new domain named as the config says
-#   save ID FILE               "Saving to FILE new xl format ..." on stderr,
-#                              FILE holding the name, domain ID removed
-#   restore FILE               xl's "Loading new save file" lines on stderr,
-#                              a new domain with the name FILE holds
+#   save ID FILE               "Saving to FILE new xl format ..." on stderr
+#                              (before a rule's fail or hang, as xl prints it
+#                              first), FILE holding the name, domain ID removed
+#   restore FILE               xl's three "Loading new save file" lines on
+#                              stderr (before a rule's fail), a new domain
+#                              with the name FILE holds
 #   migrate ID ARGS...         domain ID removed (gone to the other host)
 #   shutdown ID                "Shutting down domain ID" on stderr, exit 0;
 #                              the domain removed before xl exits, or with
@@ -60,6 +62,12 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 STATE = os.environ.get('XL_STANDIN_DIR', '/run/xl-standin')
 SOCK = os.environ.get('XS_STANDIN_SOCKET', '/var/run/xenstored/socket')
 argv = [os.fsencode(a) for a in sys.argv[1:]]
+
+
+def err(b):
+    # unbuffered, as C's stderr: a SIGINT must not lose what was written
+    sys.stderr.buffer.write(b)
+    sys.stderr.buffer.flush()
 
 
 def esc(b):
@@ -149,8 +157,7 @@ def behave(action, name):
     """Apply the rule's fail, delay, hang; return the rule (for never)."""
     r = rule(action, name)
     if r and r[0] == 'fail':
-        sys.stderr.buffer.write(codecs.escape_decode(r[2].encode())[0] + b'\n')
-        sys.stderr.flush()
+        err(codecs.escape_decode(r[2].encode())[0] + b'\n')
         sys.exit(int(r[1]))
     if r and r[0] == 'hang':
         while True:
@@ -227,8 +234,7 @@ def main():
             if n == name:
                 print(d)
                 return 0
-        sys.stderr.buffer.write(b"Can't get domid of domain name '" + name +
-                                b"', maybe this domain does not exist.\n")
+        err(b"Can't get domid of domain name '" + name + b"', maybe this domain does not exist.\n")
         return 1
     if cmd == b'create':
         files = [a for a in args if not a.startswith(b'-')]
@@ -245,8 +251,8 @@ def main():
         return 0
     if cmd == b'save':
         d, name = by_id(xs, args[0])
+        err(b'Saving to ' + args[1] + b' new xl format (info 0x3/0x0/1397)\n')
         behave('save', name)
-        sys.stderr.buffer.write(b'Saving to ' + args[1] + b' new xl format (info 0x3/0x0/1397)\n')
         with open(args[1], 'wb') as f:
             f.write(name)
         xs.rm('/local/domain/%d' % d)
@@ -257,11 +263,10 @@ def main():
         except OSError as e:
             sys.stderr.write('%s: %s\n' % (os.fsdecode(args[0]), e.strerror))
             return 1
+        err(b'Loading new save file ' + args[0] + b' (new xl fmt info 0x3/0x0/1397)\n'
+            b' Savefile contains xl domain config in JSON format\n'
+            b'Parsing config from <saved>\n')
         behave('restore', name)
-        sys.stderr.buffer.write(b'Loading new save file ' + args[0] +
-                                b' (new xl fmt info 0x3/0x0/1397)\n'
-                                b' Savefile contains xl domain config in JSON format\n'
-                                b'Parsing config from <saved>\n')
         add_domain(xs, name)
         return 0
     if cmd == b'migrate':
@@ -272,8 +277,7 @@ def main():
     if cmd == b'shutdown':
         d, name = by_id(xs, args[0])
         r = behave('shutdown', name)
-        sys.stderr.write('Shutting down domain %d\n' % d)
-        sys.stderr.flush()
+        err(b'Shutting down domain %d\n' % d)
         if r and r[0] == 'never':
             return 0
         if not (r and r[0] == 'delay'):
