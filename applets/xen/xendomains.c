@@ -197,6 +197,11 @@ static long parse_maxwait(const char *v)
 	size_t digits;
 	const char *p = v;
 
+	if (!*v) {   /* `seq 0 $EMPTY` is `seq 0`: no step, no message */
+		warn_msg("XENDOMAINS_STOP_MAXWAIT is not set: migrations, saves "
+			 "and waits get no time, as with Debian's script");
+		return -1;
+	}
 	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
 		return -1;
 	if (*p == '+')
@@ -1213,6 +1218,22 @@ int xendomains_main(int argc, char **argv)
 		}
 		die_msg(EXIT_XD_FAIL, xd.xs.dev ? xd.xs.dev : XS_SOCKET, ": ",
 			errno_text(-ret));
+	}
+	{
+		/* xenstore answers (the script's `xen list` would hang, or
+		 * fail, otherwise): before any xl runs */
+		char probe[XS_PAYLOAD_MAX + 1];
+		long n = xs_directory(&xd.xs, 0, "/local/domain", probe, sizeof(probe));
+
+		if (n < 0 && n != -ENOENT && n != -E2BIG) {
+			if (strcmp(action, "status") == 0) {
+				warn_msg(xd.xs.dev, ": DIRECTORY /local/domain: ",
+					 n == -ETIMEDOUT ? "no reply within 5 s" :
+					 errno_text((int)-n));
+				return EXIT_XD_STATUS_UNKNOWN;
+			}
+			xs_fail(&xd.xs, "DIRECTORY", "/local/domain", n);
+		}
 	}
 	xd.names = xen_name_buffers_map();
 	if (!xd.names)

@@ -130,6 +130,11 @@ setup || { fail xendomains "the namespace: tmpfs /run, /sys, /proc; overlays on 
 #   LIMIT=SECONDS          run under timeout SECONDS (30 without it)
 #   NEXT_DOMID=N           the first domid xl gives (10)
 #   ACTION=WORD            the argument (start, stop...)
+#   MAX_MS=N               the applet must be done within N ms (its waits are
+#                          events, its parallel saves overlap)
+#   ANY_ORDER=1            the applet's xl calls compared in any order (they
+#                          start together: XENDOMAINS_PARALLEL), its domains
+#                          by name (their ids follow the order restores end in)
 # and, where the applet is meant to differ, the applet's expected results:
 #   DIFFERS=REASON  WANT_CALLS= WANT_OUT= WANT_ERR= WANT_RC= WANT_FILES= WANT_DOMS=
 # (a WANT_ left unset: Debian's result; one starting with ~: an extended
@@ -164,7 +169,7 @@ fresh() {
 	: >/run/xl-standin/calls
 	printf '/local/domain/0/domid=0\n/local/domain/0/name=Domain-0\n' >"$base/xs/tree.in"
 	install -m 644 "$DEBIAN_SCRIPTS/etc/default/xendomains" /etc/default/xendomains
-	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER=
+	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER= MAX_MS= ANY_ORDER=
 	unset WANT_CALLS WANT_OUT WANT_ERR WANT_RC WANT_FILES WANT_DOMS
 	"st_$st"
 	printf '%s\n' "$NEXT_DOMID" >/run/xl-standin/next-domid
@@ -237,7 +242,12 @@ run_side() {
 	/usr/bin/python3 -c "$COLLECT" "$r" "$SAVE" "$base/xs/tree"
 	# every program started (execve that succeeded), by path
 	# (the first is env's, which strace starts)
-	sed -n 's/^[0-9]* *execve("\([^"]*\)".* = 0$/\1/p' "$r.strace" | sed 1d >"$r.execs"
+	# (an execve another process's call interrupted is split by strace:
+	# "PID execve(\"PATH\"... <unfinished ...>", then "PID <... execve resumed>) = 0")
+	awk '/^[0-9]+ +execve\("/ { p = $0; sub(/^[^"]*"/, "", p); sub(/".*/, "", p)
+			if (/ = 0$/) print p; else if (/<unfinished \.\.\.>$/) pend[$1] = p; next }
+	     /<\.\.\. execve resumed>/ && ($1 in pend) { if (/ = 0$/) print pend[$1]; delete pend[$1] }' \
+		"$r.strace" | sed 1d >"$r.execs"
 	sed -E 's/(\.\.\.)+/.../g' "$r.out" >"$r.nout"
 }
 
@@ -267,11 +277,23 @@ state() {
 	run_side "$st" applet /etc/init.d/xendomains "$ACTION"
 	a=$RES/$st/applet
 	info "xendomains/$st: the applet: exit $(cat "$a.rc"), $(cat "$a.ms") ms, $(grep -c . "$a.execs") programs started"
+	if [ -n "$MAX_MS" ]; then
+		[ "$(cat "$a.ms")" -le "$MAX_MS" ] && pass "xendomains/$st: $title: done within $MAX_MS ms" ||
+			fail "xendomains/$st: $title: done within $MAX_MS ms" "took $(cat "$a.ms") ms (Debian's script: $(cat "$d.ms") ms)"
+	fi
 	[ -n "$DIFFERS" ] && info "differs: $st: $DIFFERS"
 	for f in calls out err rc files doms; do
 		x=WANT_${f^^}
 		if [ -n "${!x+set}" ]; then want=${!x}; else want=$(field "$d" $f; echo x); want=${want%x}; fi
 		got=$(field "$a" $f; echo x); got=${got%x}
+		if [ "$f" = calls ] && [ -n "$ANY_ORDER" ]; then
+			want=$(printf '%s' "$want" | sort; echo x); want=${want%x}
+			got=$(printf '%s' "$got" | sort; echo x); got=${got%x}
+		elif [ "$f" = doms ] && [ -n "$ANY_ORDER" ]; then
+			# the domids follow the order the restores end in
+			want=$(printf '%s' "$want" | cut -d' ' -f2- | sort; echo x); want=${want%x}
+			got=$(printf '%s' "$got" | cut -d' ' -f2- | sort; echo x); got=${got%x}
+		fi
 		[ -n "${!x+set}" ] && [ "${want:0:1}" != '~' ] && want=$want$'\n' && [ -z "${!x}" ] && want=
 		if [ "${want:0:1}" = '~' ] && [[ ${got%$'\n'} =~ ${want:1} ]] || [ "$want" == "$got" ]; then
 			pass "xendomains/$st: $title: $f"
@@ -374,17 +396,21 @@ st_defaults_missing() {
 	# no XENDOMAINS_STOP_MAXWAIT: Debian's wait loop (seq 0 "") gives up at once
 	ACTION=stop; rm /etc/default/xendomains; dom 3 web
 	rule shutdown web never
+	DIFFERS="the applet says that XENDOMAINS_STOP_MAXWAIT is not set (Debian's script gives no time silently)"
+	WANT_ERR="xendomains: XENDOMAINS_STOP_MAXWAIT is not set: migrations, saves and waits get no time, as with Debian's script"
 }
 st_defaults_directory() {
 	ACTION=stop; rm /etc/default/xendomains; mkdir /etc/default/xendomains; dom 3 web
 	HANDOVER=1
-	DIFFERS="handed over to xendomains.distrib, bash's error names the script as run"
-	WANT_ERR='/etc/init.d/xendomains.distrib: line 30: .: /etc/default/xendomains: is a directory'
+	DIFFERS="handed over to xendomains.distrib (the hand-over said on stderr), bash's error names the script as run"
+	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains.distrib: /etc/default/xendomains: Is a directory'$'\n''/etc/init.d/xendomains.distrib: line 30: .: /etc/default/xendomains: is a directory'
 }
 st_defaults_shell() {
 	image web
 	set_var XENDOMAINS_SAVE '$(echo /var/lib/xen/save)'
 	HANDOVER=1
+	DIFFERS="the hand-over is said on stderr"
+	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains.distrib: /etc/default/xendomains:18: command substitution $(...)'
 }
 st_names_utf8_control() { ACTION=stop; dom 3 'g\xc3\xa4st-\xce\xa9'; dom 5 'esc\x1b[31mred'; }
 st_names_spaces_stop() {
@@ -411,11 +437,38 @@ st_names_not_utf8() {
 	WANT_DOMS='0 Domain-0'
 }
 st_unknown_action() { ACTION=bogus; dom 3 web; }
+# XENDOMAINS_PARALLEL (the applet's; Debian's script ignores it): three 2 s
+# saves or restores at once, the lines as the sequential run prints them
+st_stop_save_parallel() {
+	ACTION=stop; set_var XENDOMAINS_PARALLEL 3
+	dom 3 web; dom 5 db; dom 7 mail
+	rule save '*' delay 2
+	MAX_MS=4500 ANY_ORDER=1
+}
+st_start_restore_parallel() {
+	set_var XENDOMAINS_PARALLEL 3
+	image web; image db; image mail
+	rule restore '*' delay 2
+	MAX_MS=4500 ANY_ORDER=1
+}
+# a shutdown that takes 2 s: stop ends with the domain (a watch), not with
+# the next `sleep 1` as Debian's script does
+st_stop_wait_event() {
+	ACTION=stop; unset_var XENDOMAINS_SAVE; dom 3 web
+	rule shutdown web delay 2
+	MAX_MS=2800
+}
+st_status() {
+	ACTION=status; dom 3 web; dom 5 other; auto web.cfg web; auto db.cfg db; image mail
+	DIFFERS="status is the applet's own (Debian's script: its usage line, exit 3)"
+	WANT_CALLS= WANT_ERR= WANT_RC=3
+	WANT_OUT='Xen domain db (from /etc/xen/auto/db.cfg) is not running.'$'\n''Xen domain web (from /etc/xen/auto/web.cfg) is running.'$'\n''Xen domain other (5) is running, not from XENDOMAINS_AUTO.'$'\n''Saved image /var/lib/xen/save/mail is waiting to be restored.'
+}
 st_not_dom0() { ACTION=stop; NO_PRIVCMD=1; dom 3 web; image db; }
 st_xenstored_silent() {
 	XS_ARGS=(--silent); LIMIT_DEBIAN=4; LIMIT=15; image web
 	DIFFERS="Debian's script hangs in its first \`xen list\` (killed by timeout 4 here: exit 124); the applet gives up within its bound, with a message naming xenstore"
-	WANT_RC='~^[1-9]$' WANT_ERR='~xenstore'
+	WANT_RC='~^[1-9]$' WANT_ERR='~xenstore' WANT_CALLS= WANT_OUT=
 }
 
 # debian_check STATE: Debian's results as this file records them (below),
@@ -434,6 +487,56 @@ debian_check() {
 }
 debian_record() {
 	case $1 in
+	stop_save_parallel) cat <<'EOF'
+rc 0
+call save 3 /var/lib/xen/save/web
+call save 5 /var/lib/xen/save/db
+call save 7 /var/lib/xen/save/mail
+out Saving Xen domain web (3)...done.
+out Saving Xen domain db (5)...done.
+out Saving Xen domain mail (7)...done.
+file (dir 700)
+file db
+file mail
+file web
+dom 0 Domain-0
+EOF
+		;;
+	start_restore_parallel) cat <<'EOF'
+rc 0
+call restore /var/lib/xen/save/db
+call restore /var/lib/xen/save/mail
+call restore /var/lib/xen/save/web
+out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
+out Restoring Xen domain mail (from /var/lib/xen/save/mail)...done.
+out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
+file (dir 755)
+dom 0 Domain-0
+dom 10 db
+dom 11 mail
+dom 12 web
+EOF
+		;;
+	stop_wait_event) cat <<'EOF'
+rc 0
+call shutdown 3
+out Shutting down Xen domain web (3)...Shutting down domain 3
+out done.
+out Waiting for Xen domain web (3) to shut down...done.
+file (no save dir)
+dom 0 Domain-0
+EOF
+		;;
+	status) cat <<'EOF'
+rc 3
+out Usage: /etc/init.d/xendomains {start|stop|restart|reload|force-reload}
+file (dir 755)
+file mail
+dom 0 Domain-0
+dom 3 web
+dom 5 other
+EOF
+		;;
 	start_no_savedir) cat <<'EOF'
 rc 0
 call create --quiet --defconfig /etc/xen/auto/web.cfg
@@ -727,6 +830,10 @@ state names_spaces_stop "stop, a name with a space"
 state names_spaces_start "start, an image and a config of a name with a space"
 state names_not_utf8 "stop, a name that is not UTF-8"
 state unknown_action "an unknown action"
+state stop_save_parallel "stop, XENDOMAINS_PARALLEL=3, three 2 s saves"
+state start_restore_parallel "start, XENDOMAINS_PARALLEL=3, three 2 s restores"
+state stop_wait_event "stop, a shutdown that takes 2 s"
+state status "status: auto domains running and not, another domain, an image"
 state not_dom0 "not a dom0 (no /proc/xen/privcmd)"
 state xenstored_silent "xenstored not answering"
 info "xendomains: $(( ($(date +%s%N) - T0) / 1000000 )) ms in all"
