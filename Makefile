@@ -109,7 +109,7 @@ $(GEN)/.applets.stamp: $(APPLET_SRCS) $(FAMILY_MENUS) config/gen-applets.sh
 	@touch $@
 $(GEN)/Config.applets.in $(GEN)/applet_table.h: $(GEN)/.applets.stamp ;
 
-$(KCONFIG_CONFIG): Config.in $(GEN)/Config.applets.in $(FAMILY_MENUS) | $(GEN)/.kconfig-tools
+$(KCONFIG_CONFIG): Config.in $(GEN)/.applets.stamp $(FAMILY_MENUS) | $(GEN)/.kconfig-tools
 	@mkdir -p $(@D)
 	$(Q)if [ -f $@ ]; then \
 		$(KCONFIG_CONF) --olddefconfig Config.in >/dev/null; \

@@ -24,10 +24,12 @@
 enum {
 	XS_DIRECTORY = 1,
 	XS_READ = 2,
+	XS_WATCH = 4,                   /* payload "PATH\0TOKEN\0" */
 	XS_TRANSACTION_START = 6,
 	XS_TRANSACTION_END = 7,
 	XS_WRITE = 11,
 	XS_RM = 13,
+	XS_WATCH_EVENT = 15,            /* unsolicited: "PATH\0TOKEN\0" */
 	XS_ERROR = 16,
 	XS_IS_DOMAIN_INTRODUCED = 17,   /* reply "T" or "F" */
 	XS_DIRECTORY_PART = 22,         /* xs_directory_all() */

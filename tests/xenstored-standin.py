@@ -15,9 +15,17 @@
 # is -), where libxenstore (Debian's xenstore-read...) and forkless both
 # connect, to any number of clients at once: READ, WRITE, MKDIR, RM,
 # DIRECTORY, TRANSACTION_START/END (optimistic: a commit after another
-# writer's is EAGAIN, as xenstored's), GET_PERMS. Relative paths are
-# resolved against /local/domain/0, as xenstored does for dom0's
+# writer's is EAGAIN, as xenstored's), GET_PERMS, WATCH/UNWATCH. Relative
+# paths are resolved against /local/domain/0, as xenstored does for dom0's
 # connections.
+# WATCH "PATH\0TOKEN\0" is answered "OK\0", then the initial WATCH_EVENT
+# (15, "PATH\0TOKEN\0"), as C xenstored does; afterwards an event for every
+# change at or below PATH (the changed node's path), and for a watch below a
+# removed node (the watch's own path), as xenstored's fire_watches. The
+# special path @releaseDomain fires whenever a /local/domain/N node goes (an
+# RM of it or of an ancestor), as the hypervisor's domain-death notice would
+# (xendomains waits on it); @introduceDomain when /local/domain/N is
+# created. UNWATCH "PATH\0TOKEN\0": "OK\0", or ENOENT for no such watch.
 # STATEDIR/tree: every node as PATH=VALUE (Python escapes), rewritten
 # after each change; STATEDIR/log: one line per request (conn TYPE tx
 # PATH [VALUE]), for the tests to count connections and requests;
@@ -53,12 +61,15 @@ oxenstored = '--oxenstored' in sys.argv[3:]
 fail_read = [a[len('--fail-read='):].rsplit('=', 1) for a in sys.argv[3:] if a.startswith('--fail-read=')]
 PAYLOAD_MAX = 4096
 delay = sum(float(a[len('--delay='):]) for a in sys.argv[3:] if a.startswith('--delay='))
-NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 6: 'TRANSACTION_START',
+NAMES = {1: 'DIRECTORY', 2: 'READ', 3: 'GET_PERMS', 4: 'WATCH', 5: 'UNWATCH',
+         6: 'TRANSACTION_START',
          7: 'TRANSACTION_END', 11: 'WRITE', 12: 'MKDIR', 13: 'RM',
          17: 'IS_DOMAIN_INTRODUCED', 22: 'DIRECTORY_PART'}
 tree = {'/': b'', '/local': b'', '/local/domain': b'', '/local/domain/0': b''}
 gen = [0]
-txs = {}          # id -> [tree copy, gen at start]
+txs = {}          # id -> [tree copy, gen at start, paths written]
+watches = {}      # conn id -> [(path as given, canonical path, token)]
+conns = {}        # conn id -> socket, for the events
 next_tx = [1]
 log = open(os.path.join(statedir, 'log'), 'a', buffering=1)
 # the initial tree
@@ -100,8 +111,56 @@ def mk(t, p):
         t[p] = b''
         p = parent(p)
 
+def send(s, kind, req, tx, reply):
+    try:
+        s.sendall(struct.pack('<4I', kind, req, tx, len(reply)) + reply)
+    except OSError:   # gone (xenstored: "write error"); the loop drops it
+        pass
+
+def event(cid, given, token):
+    log.write('%d WATCH_EVENT 0 %s %s\n' % (cid, given, token.decode('utf-8', 'replace')))
+    send(conns[cid], 15, 0, 0, given.encode() + b'\0' + token + b'\0')
+
+def is_child(child, par):
+    return child == par or par == '/' or child.startswith(par + '/')
+
+def changed(p, gone=()):
+    # xenstored's fire_watches for a change of node p (gone: the nodes an RM
+    # of p took away, p's descendants included), then the domain notices
+    doms = [d for d in gone if d.count('/') == 3 and d.startswith('/local/domain/')
+            and d.rsplit('/', 1)[1].isdigit()]
+    born = p.count('/') == 3 and p.startswith('/local/domain/') and \
+        p.rsplit('/', 1)[1].isdigit() and not gone
+    for cid, ws in list(watches.items()):
+        for given, w, token in list(ws):
+            if w.startswith('@'):
+                if w == '@releaseDomain' and doms or w == '@introduceDomain' and born:
+                    event(cid, given, token)
+            elif is_child(p, w):
+                event(cid, p if given.startswith('/') else p[len('/local/domain/0/'):], token)
+            elif gone and is_child(w, p):
+                event(cid, given, token)
+
 def handle(conn_id, kind, tx, payload):
     t = tree
+    if kind in (4, 5):   # WATCH, UNWATCH
+        parts = payload.split(b'\0')
+        if len(parts) < 3:
+            return 16, b'EINVAL\0'
+        given, token = parts[0].decode('utf-8', 'surrogateescape'), parts[1]
+        w = given if given.startswith('@') else canon(given)
+        if w is None:
+            return 16, b'EINVAL\0'
+        ws = watches.setdefault(conn_id, [])
+        if kind == 4:
+            if any(x[0] == given and x[2] == token for x in ws):
+                return 16, b'EEXIST\0'
+            ws.append((given, w, token))
+            return 4, b'OK\0'
+        if not any(x[0] == given and x[2] == token for x in ws):
+            return 16, b'ENOENT\0'
+        ws[:] = [x for x in ws if not (x[0] == given and x[2] == token)]
+        return 5, b'OK\0'
     if tx:
         if tx not in txs:
             return 16, b'ENOENT\0'
@@ -121,7 +180,11 @@ def handle(conn_id, kind, tx, payload):
             if lost:
                 lose_commit.remove(lost[0])
                 return 16, b'EAGAIN\0'
+            before = set(tree)
             tree.clear(); tree.update(st[0]); gen[0] += 1; save()
+            gone = before - set(tree)
+            for w in sorted(st[2]):
+                changed(w, sorted(k for k in gone if is_child(k, w)) if w not in tree else ())
         return kind, b'OK\0'
     if kind == 17:   # xen-init: IS_DOMAIN_INTRODUCED
         domid = payload.rstrip(b'\0').decode()
@@ -177,6 +240,7 @@ def handle(conn_id, kind, tx, payload):
             chunk += b'\0'
         return kind, g + chunk
     if kind in (11, 12, 13):
+        before = set(t)
         if kind == 11:
             mk(t, parent(p)); t[p] = value
             if tx:
@@ -188,8 +252,12 @@ def handle(conn_id, kind, tx, payload):
                 return (kind, b'OK\0') if parent(p) in t else (16, b'ENOENT\0')
             for k in [k for k in t if k == p or k.startswith(p + '/')]:
                 del t[k]
+            if tx:
+                txs[tx][2].add(p)
         if not tx:
             gen[0] += 1; save()
+            # after the reply (xenstored: the events follow the answer)
+            pending.append((p, sorted(before - set(t)) if kind == 13 else ()))
         return kind, b'OK\0'
     return 16, b'ENOSYS\0'
 
@@ -207,6 +275,7 @@ if sock_path != '-':
     sel.register(srv, selectors.EVENT_READ)
 bufs, ids = {}, {}
 nconn = 0
+pending = []      # (paths, removed) to fire once the reply is sent
 
 class Pty:   # the master side of a pty, as a socket-like stream
     def __init__(self):
@@ -223,6 +292,7 @@ if use_pty:
     p = Pty()
     nconn += 1
     ids[p] = nconn
+    conns[nconn] = p
     bufs[p] = b''
     sel.register(p, selectors.EVENT_READ)
     with open(os.path.join(statedir, 'pty'), 'w') as f:
@@ -235,6 +305,7 @@ while True:
             c, _ = srv.accept()
             nconn += 1
             ids[c] = nconn
+            conns[nconn] = c
             bufs[c] = b''
             sel.register(c, selectors.EVENT_READ)
             log.write('%d CONNECT\n' % nconn)
@@ -245,6 +316,7 @@ while True:
             data = b''
         if not data:
             sel.unregister(s); s.close(); del bufs[s]
+            watches.pop(ids[s], None); conns.pop(ids[s], None)
             continue
         bufs[s] += data
         while len(bufs[s]) >= 16:
@@ -268,4 +340,10 @@ while True:
                 s.sendall(struct.pack('<4I', rkind, req, tx, len(reply)) + reply)
             except OSError:   # gone before its replies (xenstored: "write error")
                 bufs[s] = b''
+                pending.clear()
                 break
+            if kind == 4 and rkind == 4:   # the initial event, after the ack
+                given, token = payload.split(b'\0')[:2]
+                event(ids[s], given.decode('utf-8', 'surrogateescape'), token)
+            while pending:
+                changed(*pending.pop(0))

@@ -98,14 +98,6 @@ enum {
 	/* a usage error: libcommon.h's EXIT_USAGE, 2 */
 };
 
-/* 4 MiB, mapped when the applet runs (static storage would be charged to
- * every forkless process, every xl call): a small file touches a few of
- * its pages. */
-struct buffers {
-	char text[XLCFG_TEXT_MAX + 1];   /* + 1: a longer file is seen */
-	char name[XLCFG_TEXT_MAX + 1];   /* + the newline */
-	struct xlcfg_keys keys;
-};
 
 /* "FILE" or "FILE:LINE", shown escaped, for the messages. */
 static const char *where(char *out, size_t cap, const char *file,
@@ -138,68 +130,115 @@ static _Noreturn void no_name(const char *file, unsigned line,
 
 /* xl's libxl_read_file_contents: a regular file, read whole. O_NONBLOCK:
  * a FIFO is refused instead of waiting for a writer (xl would block). */
-static size_t read_config(const char *file, char *text)
+static long read_config(const char *file, char *text, struct xen_name_error *e)
 {
 	struct stat st;
 	ssize_t n;
 	int fd = openat(AT_FDCWD, file, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 			O_NONBLOCK);
 
-	if (fd < 0)
-		no_name(file, 0, errno_text(errno), "");
-	if (fstat(fd, &st) < 0)
-		no_name(file, 0, errno_text(errno), "");
-	if (!S_ISREG(st.st_mode))
-		no_name(file, 0, S_ISDIR(st.st_mode) ? "is a directory" :
-			"not a regular file", " (xl reads only plain files)");
-	n = read_fd_all(fd, text, XLCFG_TEXT_MAX + 1);
-	if (n == -EFBIG)
-		no_name(file, 0, "larger than 1 MiB (1048576 bytes), the "
-			"limit of xen-init-name", "");
-	if (n < 0)
-		no_name(file, 0, errno_text((int)-n), "");
+	e->more = "";
+	if (fd < 0) {
+		e->what = errno_text(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		e->what = errno_text(errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		e->what = S_ISDIR(st.st_mode) ? "is a directory" :
+			"not a regular file";
+		e->more = " (xl reads only plain files)";
+	} else {
+		n = read_fd_all(fd, text, XLCFG_TEXT_MAX + 1);
+		close(fd);
+		if (n >= 0)
+			return n;
+		e->what = n == -EFBIG ? "larger than 1 MiB (1048576 bytes), "
+			"the limit of xen-init-name" : errno_text((int)-n);
+		return -1;
+	}
 	close(fd);
-	return (size_t)n;
+	return -1;
+}
+
+long xen_config_name(const char *file, struct xen_name_buffers *b,
+		     struct xen_name_error *e)
+{
+	struct xlcfg_want want = { "name", NULL, XLCFG_TEXT_MAX, 0, 0, 0 };
+	struct xlcfg_error err;
+	long len;
+
+	e->line = 0;
+	e->near = 0;
+	e->what = e->more = "";
+	want.value = b->name;
+	len = read_config(file, b->text, e);
+	if (len < 0)
+		return -1;
+	if (xlcfg_parse(b->text, (size_t)len, &b->keys, &want, &err) < 0) {
+		e->line = err.line;
+		e->what = err.what;
+		e->more = "";
+		e->near = 1;
+		e->near_at = err.near;
+		e->near_len = err.near_len;
+		return -1;
+	}
+	e->line = want.line;
+	e->more = "";
+	if (want.type == XLCFG_UNSET)
+		e->what = "no name setting (xl: \"Domain name must be "
+			"specified.\")";
+	else if (want.type == XLCFG_LIST)
+		e->what = "name is a list, not a single value";
+	else if (want.value_len == 0)
+		e->what = "name is empty";
+	else
+		return (long)want.value_len;
+	if (want.type == XLCFG_UNSET)
+		e->line = 0;
+	return -1;
+}
+
+struct xen_name_buffers *xen_name_buffers_map(void)
+{
+	void *b = mmap(NULL, sizeof(struct xen_name_buffers),
+		       PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return b == MAP_FAILED ? NULL : b;
 }
 
 int xen_init_name_main(int argc, char **argv)
 {
-	struct buffers *b;
-	struct xlcfg_want want = { "name", NULL, XLCFG_TEXT_MAX, 0, 0, 0 };
-	struct xlcfg_error err;
+	struct xen_name_buffers *b;
+	struct xen_name_error e;
 	const char *file;
-	size_t len;
+	char at[300];
+	long len;
 
 	if (argc != 2 || argv[1][0] == '\0')
 		die_usage(EXIT_USAGE, argc < 2 ? "missing FILE" :
 			  argc > 2 ? "one FILE only" : "FILE is empty");
 	file = argv[1];
-	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (b == MAP_FAILED)
+	b = xen_name_buffers_map();
+	if (!b)
 		die_msg(EXIT_NO_NAME, "cannot map 4 MiB of buffers: ",
 			errno_text(errno));
-	want.value = b->name;
-	len = read_config(file, b->text);
-	if (xlcfg_parse(b->text, len, &b->keys, &want, &err) < 0) {
+	len = xen_config_name(file, b, &e);
+	if (len < 0 && e.near) {
 		char near[64];
 
-		shown_input(near, sizeof(near), b->text + err.near, err.near_len);
-		if (err.near_len == 0)
-			no_name(file, err.line, err.what, " (at the end of the file)");
-		char at[300];
-		die_msg(EXIT_NO_NAME, where(at, sizeof(at), file, err.line),
-			": ", err.what, " near '", near, "'");
+		shown_input(near, sizeof(near), b->text + e.near_at, e.near_len);
+		if (e.near_len == 0)
+			no_name(file, e.line, e.what, " (at the end of the file)");
+		die_msg(EXIT_NO_NAME, where(at, sizeof(at), file, e.line),
+			": ", e.what, " near '", near, "'");
 	}
-	if (want.type == XLCFG_UNSET)
-		no_name(file, 0, "no name setting (xl: \"Domain name must be "
-			"specified.\")", "");
-	if (want.type == XLCFG_LIST)
-		no_name(file, want.line, "name is a list, not a single value", "");
-	if (want.value_len == 0)
-		no_name(file, want.line, "name is empty", "");
-	b->name[want.value_len] = '\n';
-	return stdout_status(write_all(1, b->name, want.value_len + 1));
+	if (len < 0)
+		no_name(file, e.line, e.what, e.more);
+	b->name[len] = '\n';
+	return stdout_status(write_all(1, b->name, (size_t)len + 1));
 }
 
 /* ---- xen-init-list ------------------------------------------------------ */
@@ -261,17 +300,6 @@ static _Noreturn void xs_failed(const struct xs_conn *c, const char *what,
 		err == -EIO ? "broken reply from xenstore" : errno_text((int)-err));
 }
 
-/* One READ: its length, or -ENOENT when the key is not there. */
-static long read_key(struct xs_conn *c, const char *path, char *out,
-		     size_t cap)
-{
-	long n = xs_read(c, 0, path, out, cap);
-
-	if (n < 0 && n != -ENOENT)
-		xs_failed(c, "READ", path, n);
-	return n;
-}
-
 /* "/local/domain/ID/KEY" into path. */
 static const char *domain_key(char *path, size_t cap, unsigned id,
 			      const char *key)
@@ -288,31 +316,92 @@ static const char *domain_key(char *path, size_t cap, unsigned id,
 	return path;
 }
 
-/* Is domain id still known to xenstored (introduced, not dying)? */
-static int introduced(struct xs_conn *c, unsigned id)
+int xen_each_domu(struct xs_conn *c, xen_domu_fn *fn, void *ctx,
+		  const char **what, char *path)
 {
-	char num[8], reply[8];
+	struct xen_domid_set set;
+	char list[XS_PAYLOAD_MAX + 1], value[XS_PAYLOAD_MAX + 1], num[8];
 	struct xs_request rq = { XS_IS_DOMAIN_INTRODUCED, 0, num, NULL, 0 };
 	long n;
+	int ret;
 
-	num[fmt_u64_base(num, id, 10)] = '\0';
-	n = xs_request(c, &rq, reply, sizeof(reply));
+	*what = "DIRECTORY";
+	memcpy(path, "/local/domain", 14);
+	n = xs_directory(c, 0, "/local/domain", list, sizeof(list));
+	if (n == -ENOENT)
+		n = 0;   /* no domain at all: nothing to list */
 	if (n < 0)
-		xs_failed(c, "IS_DOMAIN_INTRODUCED", num, n);
-	return n >= 1 && reply[0] == 'T';
+		return (int)n;
+	if (xen_domids_of_directory(list, (size_t)n, &set) == 0)
+		return 0;
+	for (unsigned id = xen_domid_next(&set, 1); id;
+	     id = id < XEN_DOMID_LAST ? xen_domid_next(&set, id + 1) : 0) {
+		/* still known to xenstored (introduced, not dying)? */
+		num[fmt_u64_base(num, id, 10)] = '\0';
+		*what = "IS_DOMAIN_INTRODUCED";
+		memcpy(path, num, sizeof(num));
+		n = xs_request(c, &rq, value, sizeof(value));
+		if (n < 0)
+			return (int)n;
+		if (n < 1 || value[0] != 'T')
+			continue;
+		*what = "READ";
+		n = xs_read(c, 0, domain_key(path, 64, id, "target"), value,
+			    sizeof(value));
+		if (n >= 0)
+			continue;   /* a stub domain */
+		if (n != -ENOENT)
+			return (int)n;
+		n = xs_read(c, 0, domain_key(path, 64, id, "name"), value,
+			    sizeof(value));
+		if (n == -ENOENT)
+			continue;   /* no name (yet, or any more) */
+		if (n < 0)
+			return (int)n;
+		/* libxl reads the name as a C string: up to a NUL. */
+		ret = fn(ctx, id, value, strnlen(value, (size_t)n));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct list_out {
+	char *out;
+	size_t len;
+};
+
+static int list_line(void *ctx, unsigned id, const char *name, size_t len)
+{
+	struct list_out *o = ctx;
+
+	if (!o->out) {   /* the first domU: the buffer, for them all */
+		o->out = mmap(NULL, (size_t)XEN_DOMID_LAST * (12 + XS_PAYLOAD_MAX),
+			      PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			      MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (o->out == MAP_FAILED)
+			die_msg(EXIT_NO_LIST, "cannot map the output buffer: ",
+				errno_text(errno));
+	}
+	o->len += fmt_u64_base(o->out + o->len, id, 10);
+	o->out[o->len++] = ' ';
+	memcpy(o->out + o->len, name, len);
+	o->len += len;
+	o->out[o->len++] = '\n';
+	return 0;
 }
 
 /* The lines for every domU, in domid order: 12 + XS_PAYLOAD_MAX bytes
  * each at most, mapped (untouched pages cost nothing) so that they go
- * out in one write, or not at all when xenstore fails half-way. */
+ * out in one write, or not at all when xenstore fails half-way. At most
+ * XEN_DOMID_LAST domUs: 134 MB of address space, reserved by nothing and
+ * mapped only once there is a domU to list. */
 int xen_init_list_main(int argc, char **argv)
 {
 	struct xs_conn c;
-	struct xen_domid_set set;
-	char list[XS_PAYLOAD_MAX + 1], value[XS_PAYLOAD_MAX + 1], path[64];
-	size_t count, len = 0, cap;
-	char *out;
-	long n;
+	struct list_out o = { NULL, 0 };
+	const char *what;
+	char path[64];
 	int ret;
 
 	(void)argv;
@@ -325,40 +414,9 @@ int xen_init_list_main(int argc, char **argv)
 			" started)");
 	if (ret < 0)
 		die_msg(EXIT_NO_LIST, c.dev, ": ", errno_text(-ret));
-	n = xs_directory(&c, 0, "/local/domain", list, sizeof(list));
-	if (n == -ENOENT)
-		n = 0;   /* no domain at all: nothing to list */
-	if (n < 0)
-		xs_failed(&c, "DIRECTORY", "/local/domain", n);
-	count = xen_domids_of_directory(list, (size_t)n, &set);
-	if (count == 0)
-		return 0;
-	cap = count * (12 + XS_PAYLOAD_MAX);
-	out = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (out == MAP_FAILED)
-		die_msg(EXIT_NO_LIST, "cannot map the output buffer: ",
-			errno_text(errno));
-	for (unsigned id = xen_domid_next(&set, 1); id;
-	     id = id < XEN_DOMID_LAST ? xen_domid_next(&set, id + 1) : 0) {
-		if (!introduced(&c, id))
-			continue;
-		n = read_key(&c, domain_key(path, sizeof(path), id, "target"),
-			     value, sizeof(value));
-		if (n >= 0)
-			continue;   /* a stub domain */
-		n = read_key(&c, domain_key(path, sizeof(path), id, "name"),
-			     value, sizeof(value));
-		if (n < 0)
-			continue;   /* no name (yet, or any more) */
-		len += fmt_u64_base(out + len, id, 10);
-		out[len++] = ' ';
-		/* libxl reads the name as a C string: up to a NUL. */
-		n = (long)strnlen(value, (size_t)n);
-		memcpy(out + len, value, (size_t)n);
-		len += (size_t)n;
-		out[len++] = '\n';
-	}
+	ret = xen_each_domu(&c, list_line, &o, &what, path);
+	if (ret < 0)
+		xs_failed(&c, what, path, ret);
 	xs_close(&c);
-	return stdout_status(len ? write_all(1, out, len) : 0);
+	return stdout_status(o.len ? write_all(1, o.out, o.len) : 0);
 }

@@ -13,8 +13,9 @@
 #     checked end to end and shut down (traced), three at once (traced); then five rounds
 #     of one domU destroyed per set, the sets in turn (untraced: the kernel's sched events,
 #     each call's own time; the first's xl -vvv lines stamped, the scripts' wall times)
-#  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl, and
-#     Debian's /etc/init.d/xendomains start/stop with each pair (xendomains.sh)
+#  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl,
+#     Debian's /etc/init.d/xendomains start/stop with each pair, and the xendomains applet
+#     (xendomains.sh)
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
@@ -94,15 +95,16 @@ WRAPPED=
 for l in /usr/sbin/* /usr/bin/*; do
 	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
 done
-# Debian's hotplug scripts as a dom0 with forkless's packages has them: each one forkless
-# replaces diverted to NAME.distrib (what the applets hand unusual calls to); a copy of
+# Debian's hotplug scripts (and /etc/init.d/xendomains) as a dom0 with forkless's packages
+# has them: each one forkless replaces diverted to NAME.distrib (what the applets hand
+# unusual calls to); a copy of
 # the whole directory as it was seeds the script sets a host asks for (their scripts
 # source their helpers from their own directory).
 cp -a /etc/xen/scripts $V/scripts-debian
 # Debian's Python xen-init-name and xen-init-list, kept for section 4 (forkless replaces them)
 xendomains_keep_debian
 for p in $($V/forkless --list-full); do
-	case $p in etc/xen/scripts/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
+	case $p in etc/xen/scripts/*|etc/init.d/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
 done
 if $V/forkless --install -s / >$T/install.log 2>&1; then
 	t=$(readlink -f /usr/sbin/xl)
@@ -588,6 +590,7 @@ fi
 if want xendomains; then
 	xendomains_run debian
 	xendomains_run forkless
+	xendomains_run applet
 fi
 # ---- 5. the hotplug applets' refusals and fallbacks ------------------------------------------
 if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)" ]; then

@@ -9,15 +9,18 @@
 #   xendomains_keep_debian        BEFORE `forkless --install -s /`: keep Debian's
 #                                 xen-init-name and xen-init-list (python3 scripts) in
 #                                 $XD_DEBIAN, for the baseline and the differential checks
-#   xendomains_run forkless|debian
+#   xendomains_run forkless|debian|applet
 #                                 /etc/xen/auto with two PV domUs, then
-#                                 `/etc/init.d/xendomains start` (both must run) and
+#                                 `xendomains start` (both must run) and
 #                                 `stop` (both must be gone), each under strace -f: PASS/FAIL
 #                                 lines, and INFO lines with the wall time, processes and
-#                                 execs of start and of stop. forkless: /usr/lib/xen-common/bin's
-#                                 xen-init-* are forkless and python3 is made unreachable
-#                                 for the run (no python3 in the image, as a dom0 without
-#                                 it); debian: Debian's scripts, python3 required.
+#                                 execs of start and of stop. debian, forkless: Debian's
+#                                 script (/etc/init.d/xendomains.distrib, where dom0.sh
+#                                 moved it as the package diverts it) with Debian's
+#                                 xen-init-* (python3 required) or forkless's (python3 made
+#                                 unreachable for the run, as a dom0 without it); applet:
+#                                 forkless's /etc/init.d/xendomains, python3 unreachable,
+#                                 and no program but xl and the hotplug applets started.
 #   xen_init_list_differential    forkless's xen-init-list against Debian's script (real
 #                                 xl) with no domU, one, three (names with a space and
 #                                 UTF-8), one being destroyed, a stale /local/domain/N and
@@ -110,9 +113,19 @@ xd_traced() {
 	return "$(cat $rcf)"
 }
 
-xendomains_run() { # forkless|debian
-	local v=$1 names="xd-$1-a xd-$1-b" n t0 ms rc bad=
-	for f in /lib/lsb/init-functions /lib/init/vars.sh /etc/init.d/xendomains; do
+# the programs a trace started (execve that succeeded, an interrupted one's resumption
+# included, as xd_init_calls counts them), by basename, one a line, sorted
+xd_programs() {
+	awk 'function base(l,  p, n, a) { p = l; sub(/^[^"]*execve\("/, "", p); sub(/".*/, "", p);
+			n = split(p, a, "/"); return a[n] }
+	     /execve\("/ { if (/ = 0$/) print base($0); else if (/<unfinished \.\.\.>$/) pend[$1] = base($0); next }
+	     /<\.\.\. execve resumed>/ && ($1 in pend) { if (/ = 0$/) print pend[$1]; delete pend[$1] }' "$1" | sort
+}
+
+xendomains_run() { # forkless|debian|applet
+	local v=$1 names="xd-$1-a xd-$1-b" n t0 ms rc bad= xd=/etc/init.d/xendomains.distrib
+	[ $v = applet ] && xd=/etc/init.d/xendomains
+	for f in /lib/lsb/init-functions /lib/init/vars.sh $xd; do
 		[ -f $f ] || { fail "xendomains-$v" "$f missing in the image (sysvinit-utils, xen-utils-common)"; return 1; }
 	done
 	if [ $v = debian ]; then
@@ -121,7 +134,7 @@ xendomains_run() { # forkless|debian
 		xd_have_python ||
 			{ fail "xendomains-$v" "no python3 with json and subprocess in the image: the baseline cannot run"; return 1; }
 	fi
-	xd_use $v
+	xd_use $([ $v = applet ] && echo forkless || echo $v)
 	# /etc/xen/auto: two domUs with Debian's hotplug scripts; stop shuts down (no save:
 	# saving 2x96 MB under TCG measures the disk, not xendomains)
 	rm -rf /etc/xen/auto && mkdir -p /etc/xen/auto
@@ -136,13 +149,13 @@ xendomains_run() { # forkless|debian
 	XENDOMAINS_AUTO=/etc/xen/auto
 	XENDOMAINS_STOP_MAXWAIT=$XL_TIMEOUT
 	CFG
-	[ $v = forkless ] && xd_hide_python
-	if [ $v = forkless ] && command -v python3 >/dev/null; then
+	[ $v != debian ] && xd_hide_python
+	if [ $v != debian ] && command -v python3 >/dev/null; then
 		fail "xendomains-$v" "python3 still reachable: $(command -v python3)"
 	fi
 
 	t0=$EPOCHREALTIME
-	xd_traced $T/trace-xendomains-$v-start.txt $T/rc-start /etc/init.d/xendomains start \
+	xd_traced $T/trace-xendomains-$v-start.txt $T/rc-start $xd start \
 		>$T/xendomains-$v-start.log 2>&1
 	rc=$?
 	ms=$(awk "BEGIN { printf \"%.0f\", ($EPOCHREALTIME - $t0) * 1000 }")
@@ -176,7 +189,7 @@ xendomains_run() { # forkless|debian
 	nap 3
 
 	t0=$EPOCHREALTIME
-	xd_traced $T/trace-xendomains-$v-stop.txt $T/rc-stop /etc/init.d/xendomains stop \
+	xd_traced $T/trace-xendomains-$v-stop.txt $T/rc-stop $xd stop \
 		>$T/xendomains-$v-stop.log 2>&1
 	rc=$?
 	ms=$(awk "BEGIN { printf \"%.0f\", ($EPOCHREALTIME - $t0) * 1000 }")
@@ -205,6 +218,21 @@ xendomains_run() { # forkless|debian
 		[ "$ns" -ge 2 ] && [ "$nl" -ge 2 ] && [ ! -e /usr/bin/python3 ] &&
 			pass "xendomains-forkless-no-python" ||
 			fail "xendomains-forkless-no-python" "xen-init-* calls: start $ns, stop $nl; /usr/bin/python3: $(ls -l /usr/bin/python3 2>&1)"
+		xd_restore_python
+	fi
+	if [ $v = applet ]; then
+		# python3 was out of reach; beside the harness (bash, timeout, mv) only the
+		# applet, xl and the hotplug applets ran: no shell, sleep, seq, cat, xen-init-*
+		local other
+		other=$(cat $T/trace-xendomains-$v-start.txt $T/trace-xendomains-$v-stop.txt |
+			xd_programs /dev/stdin | grep -vxE 'bash|timeout|mv|xendomains|xl|vif-bridge|block' |
+			sort | uniq -c | tr -s ' \n' ' ')
+		[ -z "$other" ] && [ ! -e /usr/bin/python3 ] &&
+			pass "xendomains-applet-only-xl" ||
+			fail "xendomains-applet-only-xl" "other programs started: $other; /usr/bin/python3: $(ls -l /usr/bin/python3 2>&1)"
+		[ "$(xd_programs $T/trace-xendomains-$v-start.txt | grep -cx bash)" = 1 ] &&
+			pass "xendomains-applet-no-shell" ||
+			fail "xendomains-applet-no-shell" "bash started $(xd_programs $T/trace-xendomains-$v-start.txt | grep -cx bash) times in start (1: the harness's)"
 		xd_restore_python
 	fi
 	rm -rf /etc/xen/auto

@@ -1,0 +1,1262 @@
+/* xendomains.c - Debian's /etc/init.d/xendomains (xen-utils-common 4.17)
+ * as an applet: a dom0's guests saved at shutdown and restored (or
+ * created from /etc/xen/auto) at boot, with no shell, no python3, no
+ * sleep/seq/cat/rm processes: each domain action is one xl process,
+ * exec'd at the path Debian's `xen` wrapper resolves.
+ *
+ * The script, step by step (docs/xen.md lists every difference):
+ * - the LSB hook of a systemd host: called by hand as /etc/init.d/NAME,
+ *   the action goes to `systemctl ACTION xendomains.service`;
+ * - not a dom0 (`xen list` fails, no /proc/xen/privcmd): exit 0;
+ * - /etc/default/xendomains read as `.` reads plain assignments
+ *   (libcommon/shvars.c); a file that is more than that is the script's:
+ *   exec of /etc/init.d/xendomains.distrib;
+ * - start: every regular file of XENDOMAINS_SAVE restored (name order;
+ *   the image removed once restored), then every config of
+ *   XENDOMAINS_AUTO created unless its domain was just restored or runs;
+ * - stop: every domU migrated (XENDOMAINS_MIGRATE), saved
+ *   (XENDOMAINS_SAVE), shut down and waited for, migrations and saves
+ *   and each wait bounded by XENDOMAINS_STOP_MAXWAIT + 1 seconds (SIGINT
+ *   to xl at the deadline);
+ * - restart, reload, force-reload: stop, then start.
+ * The script polls: `sleep 1` around every save and every wait, `xen
+ * domid` per check. Here a child's end is a SIGCHLD read from a
+ * signalfd and a domain's end is xenstore's @releaseDomain watch, so each
+ * step ends as soon as its last domain does; a one-second tick only
+ * prints the script's "..." progress marks.
+ *
+ * XENDOMAINS_PARALLEL=N (not the script's): restores, migrations, saves,
+ * shutdowns and waits N at a time, their lines still printed whole and in
+ * the sequential order. 1 (the default) is the script's order exactly.
+ */
+//applet:XENDOMAINS xendomains etc/init.d/xendomains xendomains_main 0
+//usage:Usage: xendomains {start|stop|restart|reload|force-reload|status}
+//usage:
+//usage:Debian's /etc/init.d/xendomains without a shell: start restores
+//usage:the domains saved in XENDOMAINS_SAVE and creates those of
+//usage:XENDOMAINS_AUTO; stop migrates, saves, shuts down and waits for
+//usage:every domU; restart, reload and force-reload stop, then start;
+//usage:status lists the auto and running domains. Settings are read
+//usage:from /etc/default/xendomains (plain assignments; another file is
+//usage:handed to /etc/init.d/xendomains.distrib, Debian's script).
+//usage:XENDOMAINS_PARALLEL=N runs N domain actions at a time.
+//usage:
+//usage:Exit status: 0 done (failed domains are reported on stdout, as
+//usage:the script does; not a Xen dom0: nothing done); 1 xenstore
+//usage:unreachable or a setting unusable; 3 unknown action (status:
+//usage:an auto domain is not running); 4 status unknown.
+
+//config:config XENDOMAINS
+//config:	bool "xendomains: save, restore and auto-start domUs (~15.5 KiB)"
+//config:	default y
+//config:	depends on XEN_INIT_NAME && XEN_INIT_LIST
+//config:	help
+//config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
+//config:	  domain action is one xl process, waits are a xenstore watch
+//config:	  and a signalfd instead of sleep/seq polling, and
+//config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
+//config:	  Uses xen-init-name's and xen-init-list's readers in-process.
+//config:	  Costs about 15.5 KiB of the static binary (with the
+//config:	  /etc/default reader and libc's signalfd, vfork, memfd).
+//config:
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+#include "shvars.h"
+#include "xen.h"
+#include "xen-init.h"
+#include "xenstore.h"
+
+extern char **environ;
+
+#define XD_DEFAULTS "/etc/default/xendomains"
+#define XD_SCRIPT "/etc/init.d/xendomains.distrib"
+#define XD_PRIVCMD "/proc/xen/privcmd"
+#define XD_CAPS "/proc/xen/capabilities"
+#define XD_XS_MS 5000             /* each xenstore exchange's bound */
+#define XD_DEFAULTS_MAX (64 * 1024)
+#define XD_VALUE_MAX 4096
+#define XD_PARALLEL_MAX 64
+#define XD_LIT(s) s, sizeof(s) - 1
+
+enum {
+	EXIT_XD_FAIL = 1,       /* xenstore unreachable, a setting unusable */
+	EXIT_XD_USAGE = 3,      /* the script's usage exit */
+	EXIT_XD_STATUS_DOWN = 3,
+	EXIT_XD_STATUS_UNKNOWN = 4,
+};
+
+/* ---- settings ------------------------------------------------------------ */
+
+enum { V_SAVE, V_RESTORE, V_AUTO, V_MIGRATE, V_MAXWAIT, V_PARALLEL, V_COUNT };
+static const char *const var_names[V_COUNT] = {
+	"XENDOMAINS_SAVE", "XENDOMAINS_RESTORE", "XENDOMAINS_AUTO",
+	"XENDOMAINS_MIGRATE", "XENDOMAINS_STOP_MAXWAIT", "XENDOMAINS_PARALLEL",
+};
+
+struct xd {
+	char var[V_COUNT][XD_VALUE_MAX];
+	long maxwait;           /* seconds the script's seq loop runs - 1; -1: none */
+	unsigned parallel;
+	int fancy;              /* stdout a terminal: the LSB red "failed" */
+	char xl[4096];
+	struct xs_conn xs;      /* requests */
+	struct xs_conn watch;   /* @releaseDomain events, fd -1 until needed */
+	int sigfd;              /* SIGCHLD */
+	int nullfd;
+	struct xen_name_buffers *names;
+};
+
+static struct xd xd;
+
+static int defaults_var(void *ctx, const char *name, size_t name_len,
+			const char *value, size_t value_len)
+{
+	(void)ctx;
+	for (int i = 0; i < V_COUNT; i++)
+		if (strlen(var_names[i]) == name_len &&
+		    memcmp(var_names[i], name, name_len) == 0) {
+			if (value_len >= XD_VALUE_MAX)
+				return 1;
+			memcpy(xd.var[i], value, value_len + 1);
+		}
+	return 0;
+}
+
+static _Noreturn void hand_over(char **argv, const char *why1,
+				const char *why2, const char *why3)
+{
+	warn_msg("handing over to " XD_SCRIPT ": " XD_DEFAULTS, why1, why2,
+		 why3);
+	argv[0] = (char *)XD_SCRIPT;
+	execve(XD_SCRIPT, argv, environ);
+	die_msg(EXIT_XD_FAIL, "cannot run " XD_SCRIPT ": ", errno_text(errno));
+}
+
+/* The environment's values, then the file's (`[ -r F ] && . F`). */
+static void read_settings(char **argv)
+{
+	static char text[XD_DEFAULTS_MAX + 1], scratch[XD_VALUE_MAX + 1];
+	struct shvars_error err;
+	ssize_t n;
+	int fd, ret;
+
+	for (int i = 0; i < V_COUNT; i++) {
+		const char *v = getenv(var_names[i]);
+
+		if (v && strlen(v) < XD_VALUE_MAX)
+			memcpy(xd.var[i], v, strlen(v) + 1);
+		else if (v)
+			die_msg(EXIT_XD_FAIL, var_names[i], " in the environment: "
+				"longer than 4095 bytes");
+	}
+	fd = openat(AT_FDCWD, XD_DEFAULTS, OPEN_REGULAR);
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0)
+		hand_over(argv, ": ", errno_text(errno), "");
+	n = read_fd_all(fd, text, sizeof(text));
+	close(fd);
+	if (n == -EFBIG)
+		hand_over(argv, ": larger than 64 KiB", "", "");
+	if (n < 0)
+		hand_over(argv, ": ", errno_text((int)-n), "");
+	ret = shvars_parse(text, (size_t)n, scratch, sizeof(scratch),
+			   defaults_var, NULL, &err);
+	if (ret == SHVARS_NOT_PLAIN) {
+		char line[24] = ":";
+
+		line[1 + fmt_u64_base(line + 1, err.line, 10)] = '\0';
+		hand_over(argv, line, ": ", err.what);
+	}
+	if (ret)
+		hand_over(argv, ": a value longer than 4095 bytes", "", "");
+}
+
+/* `seq 0 $XENDOMAINS_STOP_MAXWAIT`'s count - 1: a number (a fraction
+ * rounds down, as seq's steps do), -1 for a negative one (no step), and
+ * for anything seq refuses a warning and -1 (the script's seq prints an
+ * error and the loop runs no step either). */
+static long parse_maxwait(const char *v)
+{
+	uint64_t n;
+	size_t digits;
+	const char *p = v;
+
+	if (!*v) {   /* `seq 0 $EMPTY` is `seq 0`: no step, no message */
+		warn_msg("XENDOMAINS_STOP_MAXWAIT is not set: migrations, saves "
+			 "and waits get no time, as with Debian's script");
+		return -1;
+	}
+	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+		return -1;
+	if (*p == '+')
+		p++;
+	digits = strspn(p, "0123456789");
+	if (digits && (p[digits] == '\0' ||
+		       (p[digits] == '.' && !p[digits + 1 + strspn(p + digits + 1,
+								   "0123456789")])) &&
+	    parse_u64_base(p, digits, 10, &n) == 0)
+		return n > 86400 * 365 ? 86400 * 365 : (long)n;
+	warn_msg("XENDOMAINS_STOP_MAXWAIT='", v, "' is not a number of "
+		 "seconds: migrations, saves and waits get no time, as with "
+		 "Debian's script");
+	return -1;
+}
+
+static unsigned parse_parallel(const char *v)
+{
+	uint64_t n;
+
+	if (!*v)
+		return 1;
+	if (parse_u64(v, &n) < 0 || n < 1 || n > XD_PARALLEL_MAX)
+		die_msg(EXIT_XD_FAIL, "XENDOMAINS_PARALLEL='", v, "': expected "
+			"a number of domains from 1 to 64");
+	return (unsigned)n;
+}
+
+/* ---- LSB messages (/lib/lsb/init-functions, Debian 12) ------------------- */
+
+static void out(const char *const *list)
+{
+	write_line(1, NULL, list, NULL);
+}
+#define say(...) out(STR_LIST(__VA_ARGS__))
+
+/* log_action_end_msg STATUS [REASON] */
+static void end_msg(int status, const char *reason)
+{
+	const char *r1 = reason ? " (" : "", *r2 = reason ? reason : "",
+		   *r3 = reason ? ")." : ".";
+
+	if (status == 0)
+		say("done", r1, r2, r3, "\n");
+	else if (xd.fancy)
+		say("\033[31mfailed", r1, r2, r3, "\033[0m\n");
+	else
+		say("failed", r1, r2, r3, "\n");
+}
+
+/* ---- xenstore -------------------------------------------------------------- */
+
+static _Noreturn void xs_fail(const struct xs_conn *c, const char *what,
+			      const char *path, long err)
+{
+	char shown[256];
+
+	shown_input(shown, sizeof(shown), path, strlen(path));
+	if (err == -ETIMEDOUT)
+		die_msg(EXIT_XD_FAIL, c->dev, ": no reply from xenstore within "
+			"5 s (is xenstored running?)");
+	die_msg(EXIT_XD_FAIL, c->dev, ": ", what, " ", shown, ": ",
+		err == -EIO ? "broken reply from xenstore" : errno_text((int)-err));
+}
+
+static void xs_fresh(struct xs_conn *c)
+{
+	c->deadline_ms = clock_ms() + XD_XS_MS;
+}
+
+/* The domUs, as xen-init-list lists them (xen_each_domu): ids and names
+ * in storage mapped once (untouched pages cost nothing). */
+struct dom {
+	unsigned id;
+	unsigned len;
+	char *name;    /* NUL-terminated */
+};
+struct doms {
+	struct dom *d;
+	size_t n;
+	char *arena;
+	size_t used;
+};
+
+static void *map(size_t size, const char *what)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		die_msg(EXIT_XD_FAIL, "cannot map ", what, ": ", errno_text(errno));
+	return p;
+}
+
+static int add_dom(void *ctx, unsigned id, const char *name, size_t len)
+{
+	struct doms *l = ctx;
+	struct dom *d = &l->d[l->n++];
+
+	d->id = id;
+	d->len = (unsigned)len;
+	d->name = l->arena + l->used;
+	memcpy(d->name, name, len);
+	d->name[len] = '\0';
+	l->used += len + 1;
+	return 0;
+}
+
+static void list_domus(struct doms *l)
+{
+	const char *what;
+	char path[64];
+	int ret;
+
+	if (!l->d) {
+		l->d = map(sizeof(struct dom) * (XEN_DOMID_LAST + 1), "the domain list");
+		l->arena = map((size_t)(XEN_DOMID_LAST + 1) * (XS_PAYLOAD_MAX + 1),
+			       "the domain names");
+	}
+	l->n = l->used = 0;
+	xs_fresh(&xd.xs);
+	ret = xen_each_domu(&xd.xs, add_dom, l, &what, path);
+	if (ret < 0)
+		xs_fail(&xd.xs, what, path, ret);
+}
+
+static int in_doms(const struct doms *l, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->d[i].len == len && memcmp(l->d[i].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is a domain called name running? `xen domid NAME`: xl looks the name up
+ * among the hypervisor's domains, dom0 included; here among the domUs
+ * xen-init-list would list, and dom0's own name. */
+static int running(const char *name)
+{
+	static struct doms l;
+	char value[XS_PAYLOAD_MAX + 1];
+	long n;
+
+	if (!*name)
+		return 0;   /* xl domid '': no such domain */
+	xs_fresh(&xd.xs);
+	n = xs_read(&xd.xs, 0, "/local/domain/0/name", value, sizeof(value));
+	if (n < 0 && n != -ENOENT)
+		xs_fail(&xd.xs, "READ", "/local/domain/0/name", n);
+	if (n >= 0 && strcmp(value, name) == 0)
+		return 1;
+	list_domus(&l);
+	return in_doms(&l, name);
+}
+
+/* ---- a directory's entries, in the glob's order ---------------------------- */
+
+#define XD_ENTRIES_MAX 65536
+struct entries {
+	char **e;
+	size_t n;
+	char *arena;
+	size_t used;
+	const char *dir;
+};
+
+static int add_entry(int dirfd, const char *name, void *ctx)
+{
+	struct entries *l = ctx;
+	size_t dlen = strlen(l->dir), len = strlen(name);
+
+	(void)dirfd;
+	if (l->n == XD_ENTRIES_MAX)
+		die_msg(EXIT_XD_FAIL, l->dir, ": more than 65536 entries");
+	l->e[l->n++] = l->arena + l->used;
+	memcpy(l->arena + l->used, l->dir, dlen);
+	l->arena[l->used + dlen] = '/';
+	memcpy(l->arena + l->used + dlen + 1, name, len + 1);
+	l->used += dlen + len + 2;
+	return 0;
+}
+
+/* Shell sort by strcmp (musl's qsort costs 2 KiB of the binary). */
+static void sort_names(char **e, size_t n)
+{
+	size_t gap = 1;
+
+	while (gap < n / 3)
+		gap = gap * 3 + 1;
+	for (; gap; gap /= 3)
+		for (size_t i = gap; i < n; i++) {
+			char *v = e[i];
+			size_t j = i;
+
+			for (; j >= gap && strcmp(e[j - gap], v) > 0; j -= gap)
+				e[j] = e[j - gap];
+			e[j] = v;
+		}
+}
+
+/* DIR/NAME for every entry of dir whose name does not start with '.'
+ * (bash's DIR/STAR glob), sorted by byte value (bash sorts by the locale's
+ * collation: the same under the C locale). */
+static void list_dir(struct entries *l, const char *dir)
+{
+	int ret;
+
+	if (!l->e) {
+		l->e = map(sizeof(char *) * XD_ENTRIES_MAX, "the entry list");
+		l->arena = map((size_t)XD_ENTRIES_MAX * (XD_VALUE_MAX + NAME_MAX + 2),
+			       "the entry names");
+	}
+	l->n = l->used = 0;
+	l->dir = dir;
+	ret = each_entry(dir, add_entry, l);
+	if (ret < 0)
+		warn_msg(dir, ": ", errno_text(-ret));
+	sort_names(l->e, l->n);
+}
+
+/* [ -d PATH ], [ -f PATH ]: following symlinks. */
+static int is_type(const char *path, mode_t type)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+/* ---- the domain actions ------------------------------------------------------ */
+
+enum kind { K_RESTORE, K_CREATE, K_MIGRATE, K_SAVE, K_SHUTDOWN, K_WAIT };
+enum { J_PENDING, J_RUNNING, J_DONE };
+
+struct job {
+	const char *name, *file;   /* file: the image or config */
+	unsigned id;
+	pid_t pid;
+	int out;                   /* xl's stderr (a memfd), -1 */
+	uint64_t start, end, deadline;
+	unsigned char state, begun, interrupted;
+	int status;                /* as bash's $? */
+	unsigned dots;
+};
+
+static int has_dots(enum kind k)
+{
+	return k == K_MIGRATE || k == K_SAVE || k == K_WAIT;
+}
+
+static void begin_msg(enum kind k, const struct job *j)
+{
+	char id[12];
+
+	id[fmt_u64_base(id, j->id, 10)] = '\0';
+	switch (k) {
+	case K_RESTORE:
+		say("Restoring Xen domain ", j->name, " (from ", j->file, ")...");
+		break;
+	case K_CREATE:
+		say("Starting Xen domain ", j->name, " (from ", j->file, ")...");
+		break;
+	case K_MIGRATE:
+		say("Migrating Xen domain ", j->name, " (", id, ")...");
+		break;
+	case K_SAVE:
+		say("Saving Xen domain ", j->name, " (", id, ")...");
+		break;
+	case K_SHUTDOWN:
+		say("Shutting down Xen domain ", j->name, " (", id, ")...");
+		break;
+	case K_WAIT:
+		say("Waiting for Xen domain ", j->name, " (", id, ") to shut down...");
+		break;
+	}
+}
+
+/* What xl wrote on stderr: as it is (`cat`), or as `echo "$(...)"` shows
+ * it (trailing newlines dropped, one added). */
+static void show_output(int fd, int echo)
+{
+	char buf[4096];
+	size_t nl = 0;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		size_t keep = (size_t)n;
+
+		if (echo) {
+			while (keep && buf[keep - 1] == '\n')
+				keep--;
+			if (keep == 0) {
+				nl += (size_t)n;
+				continue;
+			}
+			for (; nl; nl--)
+				write_all(1, "\n", 1);
+			nl = (size_t)n - keep;
+		}
+		write_all(1, buf, keep);
+	}
+	if (echo)
+		write_all(1, "\n", 1);
+}
+
+static void argv_id(char *num, unsigned id)
+{
+	num[fmt_u64_base(num, id, 10)] = '\0';
+}
+
+static void start_xl(enum kind k, struct job *j)
+{
+	static char num[12], *words[XD_VALUE_MAX / 2 + 8];
+	static char migrate[XD_VALUE_MAX];
+	char **argv = words;
+	size_t n = 0;
+	sigset_t none;
+	pid_t pid;
+
+	argv[n++] = xd.xl;
+	switch (k) {
+	case K_RESTORE:
+		argv[n++] = (char *)"restore";
+		argv[n++] = (char *)j->file;
+		break;
+	case K_CREATE:
+		argv[n++] = (char *)"create";
+		argv[n++] = (char *)"--quiet";
+		argv[n++] = (char *)"--defconfig";
+		argv[n++] = (char *)j->file;
+		break;
+	case K_MIGRATE:
+		argv[n++] = (char *)"migrate";
+		argv_id(num, j->id);
+		argv[n++] = num;
+		/* $XENDOMAINS_MIGRATE unquoted: split at blanks */
+		memcpy(migrate, xd.var[V_MIGRATE], sizeof(migrate));
+		for (char *p = migrate; *p;) {
+			p += strspn(p, " \t\n");
+			if (!*p)
+				break;
+			argv[n++] = p;
+			p += strcspn(p, " \t\n");
+			if (*p)
+				*p++ = '\0';
+		}
+		break;
+	case K_SAVE:
+		argv[n++] = (char *)"save";
+		argv_id(num, j->id);
+		argv[n++] = num;
+		argv[n++] = (char *)j->file;
+		break;
+	case K_SHUTDOWN:
+		argv[n++] = (char *)"shutdown";
+		argv_id(num, j->id);
+		argv[n++] = num;
+		break;
+	case K_WAIT:
+		return;
+	}
+	argv[n] = NULL;
+	j->out = memfd_create("xl-stderr", MFD_CLOEXEC);
+	if (j->out < 0)
+		die_msg(EXIT_XD_FAIL, "cannot make a buffer for xl's messages "
+			"(memfd_create): ", errno_text(errno));
+	pid = vfork();
+	if (pid < 0)
+		die_msg(EXIT_XD_FAIL, "cannot start xl (vfork): ", errno_text(errno));
+	if (pid == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(xd.nullfd, 1) < 0 || dup2(j->out, 2) < 0)
+			_exit(126);
+		execve(xd.xl, argv, environ);
+		write_strs(2, "xendomains: cannot run ", xd.xl, ": ",
+			   errno_text(errno), "\n");
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	j->pid = pid;
+}
+
+static void start_job(enum kind k, struct job *j)
+{
+	j->start = clock_ms();
+	j->state = J_RUNNING;
+	j->out = -1;
+	j->deadline = 0;
+	if (has_dots(k))
+		j->deadline = j->start + (uint64_t)(xd.maxwait + 1) * 1000;
+	if (k != K_WAIT) {
+		start_xl(k, j);
+		return;
+	}
+	/* timeout_domain: no step at all (a bad MAXWAIT) fails at once */
+	if (xd.maxwait < 0 || !running(j->name)) {
+		j->state = J_DONE;
+		j->end = j->start;
+		j->status = xd.maxwait < 0;
+	}
+}
+
+/* The "..." marks the script prints, one a second of its polling: here
+ * one per whole second the action has taken, up to its deadline. */
+static void print_dots(const struct job *jc, struct job *j, uint64_t now)
+{
+	uint64_t t = (jc->state == J_DONE ? jc->end : now) - jc->start;
+	uint64_t want = t / 1000;
+
+	if (want > (uint64_t)(xd.maxwait + 1))
+		want = (uint64_t)(xd.maxwait + 1);
+	for (; j->dots < want; j->dots++)
+		say("...");
+}
+
+static void finish(enum kind k, struct job *j)
+{
+	switch (k) {
+	case K_RESTORE:
+		if (j->status == 0 && unlink(j->file) < 0)
+			write_strs(2, "rm: cannot remove '", j->file, "': ",
+				   errno_text(errno), "\n");
+		end_msg(j->status, NULL);
+		if (j->status)
+			show_output(j->out, 1);
+		break;
+	case K_CREATE:
+		end_msg(j->status, NULL);
+		if (j->status)
+			show_output(j->out, 1);
+		break;
+	case K_MIGRATE:
+	case K_SAVE:
+		end_msg(j->status, NULL);
+		if (j->status)
+			show_output(j->out, 0);
+		break;
+	case K_SHUTDOWN:
+		show_output(j->out, 0);
+		end_msg(j->status, NULL);
+		break;
+	case K_WAIT:
+		end_msg(j->status, NULL);
+		break;
+	}
+	if (j->out >= 0)
+		close(j->out);
+	j->out = -1;
+}
+
+/* @releaseDomain: a second connection, only for its events. */
+static int watch_fd(void)
+{
+	static int lost;
+	char reply[64];
+	struct xs_request rq = { XS_WATCH, 0, "@releaseDomain", "xendomains", 11 };
+	long n;
+	int ret;
+
+	if (xd.watch.fd >= 0 || lost)
+		return lost ? -1 : xd.watch.fd;
+	ret = xs_open(&xd.watch, clock_ms() + XD_XS_MS);
+	if (ret < 0)
+		xs_fail(&xd.watch, "connect", "", ret);
+	n = xs_request(&xd.watch, &rq, reply, sizeof(reply));
+	if (n < 0)
+		xs_fail(&xd.watch, "WATCH", "@releaseDomain", n);
+	{
+		int one = 1;
+
+		ioctl(xd.watch.fd, FIONBIO, &one);
+	}
+	return xd.watch.fd;
+}
+
+/* Every event read (their content does not matter: each means a domain
+ * went; the waits check their names again). 0, or -1 when the connection
+ * is gone (then every tick checks). */
+static int drain_watch(void)
+{
+	char buf[4096];
+	ssize_t n;
+
+	while ((n = read(xd.watch.fd, buf, sizeof(buf))) > 0)
+		;
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		warn_msg(xd.watch.dev, ": the @releaseDomain watch was lost: "
+			 "checking every second");
+		xs_close(&xd.watch);
+		xd.watch.fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
+{
+	struct signalfd_siginfo si;
+	int st;
+	pid_t pid;
+
+	while (read(xd.sigfd, &si, sizeof(si)) > 0)
+		;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		for (size_t i = from; i < to; i++)
+			if (jobs[i].state == J_RUNNING && jobs[i].pid == pid) {
+				jobs[i].state = J_DONE;
+				jobs[i].end = clock_ms();
+				jobs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) :
+					128 + WTERMSIG(st);
+				(*active)--;
+				break;
+			}
+}
+
+/* Run n actions of kind k, par at a time, their lines in order: the first
+ * unfinished one's line is printed as it goes ("..." marks included), a
+ * later one's once it is the first. */
+static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
+{
+	size_t next = 0, head = 0;
+	unsigned active = 0;
+	int check_all = 0;
+
+	for (;;) {
+		uint64_t now, wake = UINT64_MAX;
+		struct pollfd fds[2];
+		int nfds = 1, timeout;
+
+		while (active < par && next < n) {
+			start_job(k, &jobs[next]);
+			if (jobs[next].state == J_RUNNING)
+				active++;
+			next++;
+		}
+		now = clock_ms();
+		while (head < next) {
+			struct job *j = &jobs[head];
+
+			if (!j->begun) {
+				begin_msg(k, j);
+				j->begun = 1;
+			}
+			if (has_dots(k))
+				print_dots(j, j, now);
+			if (j->state != J_DONE)
+				break;
+			finish(k, j);
+			head++;
+		}
+		if (head == n)
+			return;
+		if (head < next && has_dots(k) && jobs[head].state == J_RUNNING &&
+		    jobs[head].dots < (uint64_t)(xd.maxwait + 1))
+			wake = jobs[head].start + (jobs[head].dots + 1) * 1000ULL;
+		for (size_t i = head; i < next; i++)
+			if (jobs[i].state == J_RUNNING && jobs[i].deadline &&
+			    !jobs[i].interrupted && jobs[i].deadline < wake)
+				wake = jobs[i].deadline;
+		fds[0].fd = xd.sigfd;
+		fds[0].events = POLLIN;
+		if (k == K_WAIT) {
+			int fd = watch_fd();
+
+			if (fd < 0)
+				check_all = 1;
+			else {
+				fds[1].fd = fd;
+				fds[1].events = POLLIN;
+				nfds = 2;
+			}
+			if (check_all && wake > now + 1000)
+				wake = now + 1000;
+		}
+		timeout = wake == UINT64_MAX ? -1 :
+			wake <= now ? 0 : (int)(wake - now);
+		if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR)
+			die_msg(EXIT_XD_FAIL, "poll: ", errno_text(errno));
+		if (fds[0].revents)
+			reap(jobs, head, next, &active);
+		if (k == K_WAIT && (check_all ||
+				    (nfds == 2 && fds[1].revents && drain_watch() == 0) ||
+				    xd.watch.fd < 0)) {
+			static struct doms l;
+
+			list_domus(&l);
+			for (size_t i = head; i < next; i++)
+				if (jobs[i].state == J_RUNNING &&
+				    !in_doms(&l, jobs[i].name)) {
+					jobs[i].state = J_DONE;
+					jobs[i].end = clock_ms();
+					jobs[i].status = 0;
+					active--;
+				}
+		}
+		now = clock_ms();
+		for (size_t i = head; i < next; i++) {
+			struct job *j = &jobs[i];
+
+			if (j->state != J_RUNNING || !j->deadline || j->deadline > now)
+				continue;
+			if (k == K_WAIT) {
+				j->state = J_DONE;
+				j->end = now;
+				j->status = 1;
+				active--;
+			} else if (!j->interrupted) {
+				kill(j->pid, SIGINT);   /* then waited for, as bash's wait */
+				j->interrupted = 1;
+			}
+		}
+	}
+}
+
+/* ---- the steps ------------------------------------------------------------------ */
+
+static struct job *jobs_map(void)
+{
+	static struct job *jobs;
+
+	if (!jobs)
+		jobs = map(sizeof(struct job) * (XD_ENTRIES_MAX > XEN_DOMID_LAST ?
+						 XD_ENTRIES_MAX : XEN_DOMID_LAST + 1),
+			   "the action list");
+	return jobs;
+}
+
+static void clear_job(struct job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->out = -1;
+}
+
+/* The restores' outcome by name, for the auto step (the script's
+ * associative array domains[NAME]: started or failed). */
+static struct entries restored;
+static struct job *restore_jobs;
+
+static const char *restored_as(const char *name)
+{
+	for (size_t i = 0; restore_jobs && i < restored.n; i++)
+		if (restore_jobs[i].name && strcmp(restore_jobs[i].name, name) == 0)
+			return restore_jobs[i].status ? "failed" : "started";
+	return "";
+}
+
+static void do_start_restore(void)
+{
+	struct job *jobs = jobs_map();
+	size_t n = 0;
+
+	restored.n = 0;
+	if (!*xd.var[V_SAVE] || !is_type(xd.var[V_SAVE], S_IFDIR) ||
+	    !*xd.var[V_RESTORE])
+		return;
+	list_dir(&restored, xd.var[V_SAVE]);
+	for (size_t i = 0; i < restored.n; i++) {
+		if (!is_type(restored.e[i], S_IFREG))
+			continue;
+		clear_job(&jobs[n]);
+		jobs[n].file = restored.e[i];
+		jobs[n].name = path_basename(restored.e[i]);
+		n++;
+	}
+	restored.n = n;
+	restore_jobs = jobs;
+	run_jobs(K_RESTORE, jobs, n, xd.parallel);
+}
+
+static void do_start_auto(void)
+{
+	static struct entries autos;
+	static struct job job;
+
+	if (!*xd.var[V_AUTO] || !is_type(xd.var[V_AUTO], S_IFDIR))
+		return;
+	list_dir(&autos, xd.var[V_AUTO]);
+	for (size_t i = 0; i < autos.n; i++) {
+		struct xen_name_error e;
+		long len = xen_config_name(autos.e[i], xd.names, &e);
+		const char *name = "", *was;
+
+		if (len >= 0) {
+			xd.names->name[len] = '\0';
+			name = xd.names->name;
+		}
+		was = *name ? restored_as(name) : "";
+		if (strcmp(was, "started") == 0)
+			continue;
+		if (running(name)) {
+			say("Xen domain ", name, " already running.\n");
+			continue;
+		}
+		clear_job(&job);
+		job.name = name;
+		job.file = autos.e[i];
+		if (strcmp(was, "failed") == 0) {
+			begin_msg(K_CREATE, &job);
+			end_msg(1, "restore failed");
+			continue;
+		}
+		run_jobs(K_CREATE, &job, 1, 1);
+	}
+}
+
+static void do_start(void)
+{
+	do_start_restore();
+	do_start_auto();
+}
+
+/* One step of stop over the domUs listed now (the script runs
+ * xen-init-list before each). */
+static void stop_step(enum kind k)
+{
+	static struct doms l;
+	struct job *jobs = jobs_map();
+	char *save_paths = NULL;
+	size_t used = 0;
+
+	list_domus(&l);
+	if (k == K_SAVE)
+		save_paths = map((size_t)(XEN_DOMID_LAST + 1) *
+				 (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2), "the image paths");
+	for (size_t i = 0; i < l.n; i++) {
+		clear_job(&jobs[i]);
+		jobs[i].id = l.d[i].id;
+		jobs[i].name = l.d[i].name;
+		if (save_paths) {
+			size_t dlen = strlen(xd.var[V_SAVE]);
+
+			jobs[i].file = save_paths + used;
+			memcpy(save_paths + used, xd.var[V_SAVE], dlen);
+			save_paths[used + dlen] = '/';
+			memcpy(save_paths + used + dlen + 1, l.d[i].name,
+			       l.d[i].len + 1);
+			used += dlen + l.d[i].len + 2;
+		}
+	}
+	run_jobs(k, jobs, l.n, xd.parallel);
+	if (save_paths)
+		munmap(save_paths, (size_t)(XEN_DOMID_LAST + 1) *
+		       (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2));
+}
+
+/* mkdir -m 0700 -p DIR: the parents with the umask's mode, DIR 0700. */
+static void make_save_dir(const char *dir)
+{
+	char path[XD_VALUE_MAX];
+	size_t len = strlen(dir);
+
+	memcpy(path, dir, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		int r = mkdir(path, i == len ? 0700 : 0777);
+
+		if (r < 0 && errno != EEXIST) {
+			write_strs(2, "mkdir: cannot create directory '", path,
+				   "': ", errno_text(errno), "\n");
+			return;
+		}
+		if (r == 0 && i == len)
+			chmod(path, 0700);   /* mkdir -m: the mode whatever the umask */
+		path[i] = i == len ? '\0' : '/';
+	}
+}
+
+static void do_stop(void)
+{
+	xd.maxwait = parse_maxwait(xd.var[V_MAXWAIT]);
+	if (*xd.var[V_MIGRATE])
+		stop_step(K_MIGRATE);
+	if (*xd.var[V_SAVE]) {
+		if (!is_type(xd.var[V_SAVE], S_IFDIR))
+			make_save_dir(xd.var[V_SAVE]);
+		stop_step(K_SAVE);
+	}
+	stop_step(K_SHUTDOWN);
+	stop_step(K_WAIT);
+}
+
+/* ---- status (not the script's) ------------------------------------------------ */
+
+/* Every auto config's domain and whether it runs, every other running
+ * domU, every image not restored: LSB status 0 when every auto domain
+ * runs, 3 when one does not. */
+static int do_status(void)
+{
+	static struct entries autos, images;
+	static struct doms l;
+	static char **auto_names;
+	int down = 0;
+
+	list_domus(&l);
+	autos.n = 0;
+	if (*xd.var[V_AUTO] && is_type(xd.var[V_AUTO], S_IFDIR)) {
+		char *names;
+		size_t used = 0;
+
+		list_dir(&autos, xd.var[V_AUTO]);
+		auto_names = map(sizeof(char *) * (autos.n + 1), "the names");
+		names = map((autos.n + 1) * (size_t)(XS_PAYLOAD_MAX + 1), "the names");
+		for (size_t i = 0; i < autos.n; i++) {
+			struct xen_name_error e;
+			long len = xen_config_name(autos.e[i], xd.names, &e);
+
+			auto_names[i] = NULL;
+			if (len < 0) {
+				say("Xen domain config ", autos.e[i], ": no name (",
+				    e.what, e.more, ").\n");
+				down = 1;
+				continue;
+			}
+			/* longer than xenstore holds: no domain has it */
+			if (len > XS_PAYLOAD_MAX)
+				len = XS_PAYLOAD_MAX;
+			auto_names[i] = names + used;
+			memcpy(names + used, xd.names->name, (size_t)len);
+			names[used + (size_t)len] = '\0';
+			used += (size_t)len + 1;
+			if (running(auto_names[i])) {
+				say("Xen domain ", auto_names[i], " (from ",
+				    autos.e[i], ") is running.\n");
+			} else {
+				say("Xen domain ", auto_names[i], " (from ",
+				    autos.e[i], ") is not running.\n");
+				down = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		int listed = 0;
+
+		for (size_t a = 0; a < autos.n && !listed; a++)
+			listed = auto_names[a] && strcmp(auto_names[a], l.d[i].name) == 0;
+		if (!listed) {
+			char id[12];
+
+			argv_id(id, l.d[i].id);
+			say("Xen domain ", l.d[i].name, " (", id,
+			    ") is running, not from XENDOMAINS_AUTO.\n");
+		}
+	}
+	if (*xd.var[V_SAVE] && is_type(xd.var[V_SAVE], S_IFDIR)) {
+		list_dir(&images, xd.var[V_SAVE]);
+		for (size_t i = 0; i < images.n; i++)
+			if (is_type(images.e[i], S_IFREG))
+				say("Saved image ", images.e[i], " is waiting to "
+				    "be restored.\n");
+	}
+	return down ? EXIT_XD_STATUS_DOWN : 0;
+}
+
+/* ---- the LSB hook of a systemd host (/lib/lsb/init-functions.d/40-systemd) -- */
+
+/* A unit masked: its file a symlink to /dev/null (or empty). */
+static int masked(void)
+{
+	static const char *const dirs[] = {
+		"/etc/systemd/system/xendomains.service",
+		"/run/systemd/system/xendomains.service",
+	};
+	char target[16];
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		ssize_t n = readlink(dirs[i], target, sizeof(target));
+
+		if (n == 9 && memcmp(target, "/dev/null", 9) == 0)
+			return 1;
+		if (n < 0 && lstat(dirs[i], &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Called by hand as /etc/init.d/xendomains on a systemd host: the action
+ * goes to systemctl, as Debian's hook sends it (its messages included);
+ * run by systemd itself (parent pid 1) or with SYSTEMCTL_SKIP_REDIRECT
+ * set, the applet does the work. reload stays here: the unit has no
+ * ExecReload. */
+static void systemd_redirect(const char *argv0, const char *action)
+{
+	static const char *const actions[] = {
+		"start", "stop", "restart", "force-reload", "try-restart",
+		"status", NULL,
+	};
+	char dir[PATH_MAX];
+	const char *base = path_basename(argv0), *what = NULL;
+	struct stat st, initd;
+	size_t dlen = (size_t)(base - argv0);
+	pid_t pid;
+	int status;
+
+	if (stat("/run/systemd/system", &st) < 0 || !S_ISDIR(st.st_mode))
+		return;
+	if (masked())
+		_exit(0);
+	if (getppid() == 1 || getenv("SYSTEMCTL_SKIP_REDIRECT") ||
+	    !strchr(argv0, '/') || dlen >= sizeof(dir))
+		return;
+	memcpy(dir, argv0, dlen);
+	dir[dlen] = '\0';
+	/* readlink -f "$0" is /etc/init.d/NAME: the directory it was run
+	 * from is /etc/init.d (the applet itself is a link elsewhere) */
+	if (stat(dlen ? dir : "/", &st) < 0 || stat("/etc/init.d", &initd) < 0 ||
+	    st.st_dev != initd.st_dev || st.st_ino != initd.st_ino)
+		return;
+	for (const char *const *a = actions; *a; a++)
+		if (strcmp(action, *a) == 0)
+			what = *a;
+	if (!what)
+		return;
+	if (strcmp(what, "start") == 0)
+		what = "Starting xendomains (via systemctl)";
+	else if (strcmp(what, "stop") == 0)
+		what = "Stopping xendomains (via systemctl)";
+	else if (strcmp(what, "force-reload") == 0)
+		what = "Reloading xendomains configuration (via systemctl)";
+	else if (strcmp(what, "try-restart") == 0)
+		what = "Restarting xendomains if running (via systemctl)";
+	else if (strcmp(what, "restart") == 0)
+		what = "Restarting xendomains (via systemctl)";
+	else
+		what = NULL;   /* status: no messages */
+	if (what)
+		say(what, ": xendomains.service");
+	pid = vfork();
+	if (pid == 0) {
+		char *argv[] = { (char *)"systemctl", (char *)"--no-pager",
+				 (char *)action, (char *)"xendomains.service", NULL };
+
+		execve("/bin/systemctl", argv, environ);
+		execve("/usr/bin/systemctl", argv, environ);
+		write_strs(2, "xendomains: cannot run systemctl: ",
+			   errno_text(errno), "\n");
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = 1 << 8;
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (what)
+		say(status == 0 ? ".\n" : " failed!\n");
+	_exit(status);
+}
+
+/* ---- the program ---------------------------------------------------------------- */
+
+/* `xen list` would fail (not Xen, no xl for the running version, not a
+ * dom0) or there is no /proc/xen/privcmd: the script exits 0. */
+static int in_dom0(void)
+{
+	struct xen_version xv;
+	struct xen_fds fds;
+	char caps[256];
+	ssize_t n;
+
+	xen_fds_init(&fds);
+	if (xen_read_version(&xv, &fds) < 0 ||
+	    xen_tool_path(xd.xl, sizeof(xd.xl), xv.str, "xl") < 0) {
+		xen_fds_close(&fds);
+		return 0;
+	}
+	xen_fds_close(&fds);
+	if (access(xd.xl, X_OK) < 0 || access(XD_PRIVCMD, F_OK) < 0)
+		return 0;
+	n = read_small_file_close(AT_FDCWD, XD_CAPS, caps, sizeof(caps));
+	if (n < 0)
+		return 0;
+	/* a word of the list: "control_d" */
+	for (ssize_t i = 0; i + 9 <= n; i++)
+		if (memcmp(caps + i, "control_d", 9) == 0)
+			return 1;
+	return 0;
+}
+
+int xendomains_main(int argc, char **argv)
+{
+	const char *action = argc > 1 ? argv[1] : "";
+	struct termios tio;
+	sigset_t chld;
+	int ret;
+
+	systemd_redirect(argv[0], action);
+	if (!in_dom0())
+		return 0;
+	read_settings(argv);
+	xd.parallel = parse_parallel(xd.var[V_PARALLEL]);
+	xd.watch.fd = -1;
+	{
+		const char *term = getenv("TERM");
+
+		xd.fancy = ioctl(1, TCGETS, &tio) == 0 && term && *term &&
+			   strcmp(term, "dumb") != 0;
+	}
+	if (strcmp(action, "start") && strcmp(action, "stop") &&
+	    strcmp(action, "restart") && strcmp(action, "reload") &&
+	    strcmp(action, "force-reload") && strcmp(action, "status")) {
+		say("Usage: ", argv[0], " {start|stop|restart|reload|force-reload}\n");
+		return EXIT_XD_USAGE;
+	}
+	ret = xs_open(&xd.xs, clock_ms() + XD_XS_MS);
+	if (ret < 0) {
+		if (strcmp(action, "status") == 0) {
+			warn_msg(xd.xs.dev ? xd.xs.dev : XS_SOCKET, ": ",
+				 errno_text(-ret));
+			return EXIT_XD_STATUS_UNKNOWN;
+		}
+		die_msg(EXIT_XD_FAIL, xd.xs.dev ? xd.xs.dev : XS_SOCKET, ": ",
+			errno_text(-ret));
+	}
+	{
+		/* xenstore answers (the script's `xen list` would hang, or
+		 * fail, otherwise): before any xl runs */
+		char probe[XS_PAYLOAD_MAX + 1];
+		long n = xs_directory(&xd.xs, 0, "/local/domain", probe, sizeof(probe));
+
+		if (n < 0 && n != -ENOENT && n != -E2BIG) {
+			if (strcmp(action, "status") == 0) {
+				warn_msg(xd.xs.dev, ": DIRECTORY /local/domain: ",
+					 n == -ETIMEDOUT ? "no reply within 5 s" :
+					 errno_text((int)-n));
+				return EXIT_XD_STATUS_UNKNOWN;
+			}
+			xs_fail(&xd.xs, "DIRECTORY", "/local/domain", n);
+		}
+	}
+	xd.names = xen_name_buffers_map();
+	if (!xd.names)
+		die_msg(EXIT_XD_FAIL, "cannot map 4 MiB of buffers: ",
+			errno_text(errno));
+	if (strcmp(action, "status") == 0)
+		return do_status();
+	xd.nullfd = openat(AT_FDCWD, "/dev/null", O_WRONLY | O_CLOEXEC);
+	if (xd.nullfd < 0)
+		die_msg(EXIT_XD_FAIL, "/dev/null: ", errno_text(errno));
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	xd.sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (xd.sigfd < 0)
+		die_msg(EXIT_XD_FAIL, "signalfd: ", errno_text(errno));
+	if (strcmp(action, "start") == 0) {
+		do_start();
+	} else if (strcmp(action, "stop") == 0) {
+		do_stop();
+	} else {
+		do_stop();
+		do_start();
+	}
+	return 0;
+}
