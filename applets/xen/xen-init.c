@@ -56,18 +56,18 @@
 //usage:writable (a message on stderr, nothing on stdout); 2 usage error.
 
 //config:config XEN_INIT_NAME
-//config:	bool "xen-init-name: the domain name of an xl config file (~6 KiB; ~8.5 KiB alone)"
+//config:	bool "xen-init-name: the domain name of an xl config file (~1.2 KiB; ~8.5 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  Debian's /usr/lib/xen-common/bin/xen-init-name, which xendomains
 //config:	  runs for every file in /etc/xen/auto, without python3 and
 //config:	  without running xl: the name as Xen 4.17's own parser reads
 //config:	  the file, quirks included. Files up to 1 MiB. Costs about
-//config:	  6 KiB of the static binary (8.5 KiB alone: with its libc
-//config:	  parts).
+//config:	  8.5 KiB of the static binary alone (with its libc parts),
+//config:	  ~1.2 KiB where xendomains brings the xl.cfg parser.
 //config:
 //config:config XEN_INIT_LIST
-//config:	bool "xen-init-list: the running domUs, from xenstore (~2.4 KiB; ~6 KiB alone)"
+//config:	bool "xen-init-list: the running domUs, from xenstore (~1.2 KiB; ~6 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
@@ -76,8 +76,9 @@
 //config:	  running xl: "DOMID NAME" lines read from xenstore over one
 //config:	  connection, with a 5 s bound on the wait for xenstored.
 //config:	  Costs about 6 KiB of the static binary alone, with the
-//config:	  xenstore connection code and the network errno texts; ~2.4
-//config:	  KiB where other applets bring those (the hotplug ones).
+//config:	  xenstore connection code and the network errno texts; ~1.2
+//config:	  KiB where other applets bring those (xendomains, which
+//config:	  lists the domains the same way, and the hotplug ones).
 //config:
 
 #include <errno.h>
@@ -286,9 +287,8 @@ unsigned xen_domid_next(const struct xen_domid_set *set, unsigned from)
 	return 0;
 }
 
-/* What a failed request means, as a message naming the device. */
-static _Noreturn void xs_failed(const struct xs_conn *c, const char *what,
-				const char *path, long err)
+_Noreturn void xen_xs_die(const struct xs_conn *c, const char *what,
+			  const char *path, long err)
 {
 	char shown[256];
 
@@ -416,7 +416,7 @@ int xen_init_list_main(int argc, char **argv)
 		die_msg(EXIT_NO_LIST, c.dev, ": ", errno_text(-ret));
 	ret = xen_each_domu(&c, list_line, &o, &what, path);
 	if (ret < 0)
-		xs_failed(&c, what, path, ret);
+		xen_xs_die(&c, what, path, ret);
 	xs_close(&c);
 	return stdout_status(o.len ? write_all(1, o.out, o.len) : 0);
 }

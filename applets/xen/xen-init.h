@@ -65,5 +65,10 @@ typedef int xen_domu_fn(void *ctx, unsigned id, const char *name,
 			size_t len);
 int xen_each_domu(struct xs_conn *c, xen_domu_fn *fn, void *ctx,
 		  const char **what, char *path);
+/* A failed request's message, naming the device, then exit 1 (as
+ * xen-init-list and xendomains say it): "DEVICE: no reply from xenstore
+ * within 5 s (is xenstored running?)" or "DEVICE: REQUEST PATH: REASON". */
+_Noreturn void xen_xs_die(const struct xs_conn *c, const char *what,
+			  const char *path, long err);
 
 #endif

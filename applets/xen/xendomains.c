@@ -47,16 +47,15 @@
 //usage:an auto domain is not running); 4 status unknown.
 
 //config:config XENDOMAINS
-//config:	bool "xendomains: save, restore and auto-start domUs (~15.5 KiB)"
+//config:	bool "xendomains: save, restore and auto-start domUs (~16 KiB)"
 //config:	default y
-//config:	depends on XEN_INIT_NAME && XEN_INIT_LIST
 //config:	help
 //config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
 //config:	  domain action is one xl process, waits are a xenstore watch
 //config:	  and a signalfd instead of sleep/seq polling, and
 //config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
 //config:	  Uses xen-init-name's and xen-init-list's readers in-process.
-//config:	  Costs about 15.5 KiB of the static binary (with the
+//config:	  Costs about 16 KiB of the static binary (with the
 //config:	  /etc/default reader and libc's signalfd, vfork, memfd).
 //config:
 
@@ -254,19 +253,6 @@ static void end_msg(int status, const char *reason)
 
 /* ---- xenstore -------------------------------------------------------------- */
 
-static _Noreturn void xs_fail(const struct xs_conn *c, const char *what,
-			      const char *path, long err)
-{
-	char shown[256];
-
-	shown_input(shown, sizeof(shown), path, strlen(path));
-	if (err == -ETIMEDOUT)
-		die_msg(EXIT_XD_FAIL, c->dev, ": no reply from xenstore within "
-			"5 s (is xenstored running?)");
-	die_msg(EXIT_XD_FAIL, c->dev, ": ", what, " ", shown, ": ",
-		err == -EIO ? "broken reply from xenstore" : errno_text((int)-err));
-}
-
 static void xs_fresh(struct xs_conn *c)
 {
 	c->deadline_ms = clock_ms() + XD_XS_MS;
@@ -325,7 +311,7 @@ static void list_domus(struct doms *l)
 	xs_fresh(&xd.xs);
 	ret = xen_each_domu(&xd.xs, add_dom, l, &what, path);
 	if (ret < 0)
-		xs_fail(&xd.xs, what, path, ret);
+		xen_xs_die(&xd.xs, what, path, ret);
 }
 
 static int in_doms(const struct doms *l, const char *name)
@@ -352,7 +338,7 @@ static int running(const char *name)
 	xs_fresh(&xd.xs);
 	n = xs_read(&xd.xs, 0, "/local/domain/0/name", value, sizeof(value));
 	if (n < 0 && n != -ENOENT)
-		xs_fail(&xd.xs, "READ", "/local/domain/0/name", n);
+		xen_xs_die(&xd.xs, "READ", "/local/domain/0/name", n);
 	if (n >= 0 && strcmp(value, name) == 0)
 		return 1;
 	list_domus(&l);
@@ -668,10 +654,10 @@ static int watch_fd(void)
 		return lost ? -1 : xd.watch.fd;
 	ret = xs_open(&xd.watch, clock_ms() + XD_XS_MS);
 	if (ret < 0)
-		xs_fail(&xd.watch, "connect", "", ret);
+		xen_xs_die(&xd.watch, "connect", "", ret);
 	n = xs_request(&xd.watch, &rq, reply, sizeof(reply));
 	if (n < 0)
-		xs_fail(&xd.watch, "WATCH", "@releaseDomain", n);
+		xen_xs_die(&xd.watch, "WATCH", "@releaseDomain", n);
 	{
 		int one = 1;
 
@@ -1232,7 +1218,7 @@ int xendomains_main(int argc, char **argv)
 					 errno_text((int)-n));
 				return EXIT_XD_STATUS_UNKNOWN;
 			}
-			xs_fail(&xd.xs, "DIRECTORY", "/local/domain", n);
+			xen_xs_die(&xd.xs, "DIRECTORY", "/local/domain", n);
 		}
 	}
 	xd.names = xen_name_buffers_map();
