@@ -29,7 +29,7 @@
  * shutdowns and waits N at a time, their lines still printed whole and in
  * the sequential order. 1 (the default) is the script's order exactly.
  */
-//applet:XENDOMAINS xendomains etc/init.d/xendomains xendomains_main 0
+//applet:XENDOMAINS xendomains usr/lib/xen-common/bin/xendomains xendomains_main 0
 //usage:Usage: xendomains {start|stop|restart|reload|force-reload|status}
 //usage:
 //usage:Debian's /etc/init.d/xendomains without a shell: start restores
@@ -93,7 +93,7 @@ extern char **environ;
 #define XD_LIT(s) s, sizeof(s) - 1
 
 enum {
-	EXIT_XD_FAIL = 1,       /* xenstore unreachable, a setting unusable */
+	EXIT_XD_FAIL = 1,       /* xenstore unreachable, no hand-over */
 	EXIT_XD_USAGE = 3,      /* the script's usage exit */
 	EXIT_XD_STATUS_DOWN = 3,
 	EXIT_XD_STATUS_UNKNOWN = 4,
@@ -115,6 +115,7 @@ struct xd {
 	char xl[4096];
 	struct xs_conn xs;      /* requests */
 	struct xs_conn watch;   /* @releaseDomain events, fd -1 until needed */
+	int watch_lost;         /* it closed: the waits check every second */
 	int sigfd;              /* SIGCHLD */
 	int nullfd;
 	struct xen_name_buffers *names;
@@ -223,9 +224,13 @@ static unsigned parse_parallel(const char *v)
 
 	if (!*v)
 		return 1;
-	if (parse_u64(v, &n) < 0 || n < 1 || n > XD_PARALLEL_MAX)
-		die_msg(EXIT_XD_FAIL, "XENDOMAINS_PARALLEL='", v, "': expected "
-			"a number of domains from 1 to 64");
+	/* Not a reason to leave the domains unsaved at shutdown: said,
+	 * and Debian's order (1) kept. */
+	if (parse_u64(v, &n) < 0 || n < 1 || n > XD_PARALLEL_MAX) {
+		warn_msg("XENDOMAINS_PARALLEL='", v, "' is not a number of "
+			 "domains from 1 to 64: one at a time");
+		return 1;
+	}
 	return (unsigned)n;
 }
 
@@ -644,14 +649,13 @@ static void finish(enum kind k, struct job *j)
 /* @releaseDomain: a second connection, only for its events. */
 static int watch_fd(void)
 {
-	static int lost;
 	char reply[64];
 	struct xs_request rq = { XS_WATCH, 0, "@releaseDomain", "xendomains", 11 };
 	long n;
 	int ret;
 
-	if (xd.watch.fd >= 0 || lost)
-		return lost ? -1 : xd.watch.fd;
+	if (xd.watch.fd >= 0 || xd.watch_lost)
+		return xd.watch_lost ? -1 : xd.watch.fd;
 	ret = xs_open(&xd.watch, clock_ms() + XD_XS_MS);
 	if (ret < 0)
 		xen_xs_die(&xd.watch, "connect", "", ret);
@@ -681,6 +685,7 @@ static int drain_watch(void)
 			 "checking every second");
 		xs_close(&xd.watch);
 		xd.watch.fd = -1;
+		xd.watch_lost = 1;
 		return -1;
 	}
 	return 0;

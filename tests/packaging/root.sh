@@ -232,14 +232,13 @@ expect packaging/purge/no-forkless 0 "" "" -- \
 # still gives Debian's files back. (The README's list named the six
 # scripts of its time; the scripts are what the binary installs over.)
 cp "$FORKLESS" "$R/tmp/forkless-manual"
-# (etc/init.d/*: the README's loop leaves them to Debian, as the packages do)
-for p in $("$FORKLESS" --list-full | grep -v '^etc/init\.d/'); do
+for p in $("$FORKLESS" --list-full); do
 	[ -f "$R/$p" ] && [ ! -L "$R/$p" ] || continue
 	in_root "$R" dpkg-query -S "/$p" >/dev/null 2>&1 || continue
 	in_root "$R" dpkg-divert --local --rename --add "/$p" >/dev/null
 done
 check packaging/manual/local-diversions "$(grep -c . <<<"$(grep ' F ' <<<"$before" | cut -d' ' -f1 |
-	grep -xF -f <("$FORKLESS" --list-full | grep -v '^etc/init\.d/' | sed 's|^|/|'))")" \
+	grep -xF -f <("$FORKLESS" --list-full | sed 's|^|/|'))")" \
 	"$(in_root "$R" dpkg-divert --list | grep -c '^local diversion')"
 in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
 expect packaging/manual/dpkg-i 0 @any "" -- \

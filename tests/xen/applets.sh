@@ -28,7 +28,7 @@ full=${OUT%$'\n'}
 for p in usr/bin/forkless usr/lib/xen-common/bin/xen-utils-wrapper usr/lib/xen-common/bin/xen-version \
 	usr/lib/xen-common/bin/xen-dir usr/lib/xen-common/bin/xen-toolstack \
 	usr/lib/xen-common/bin/xen-toolstack-wrapper usr/sbin/xen usr/sbin/xl usr/bin/xen-cpuid \
-	etc/init.d/xendomains; do
+	usr/lib/xen-common/bin/xendomains; do
 	if grep -qx "$p" <<<"$full"; then pass "multiplexer/--list-full has $p"; else fail "multiplexer/--list-full has $p" "missing" "$full"; fi
 done
 run_capture "$FORKLESS"

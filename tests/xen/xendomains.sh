@@ -445,6 +445,11 @@ st_stop_save_parallel() {
 	rule save '*' delay 2
 	MAX_MS=4500 ANY_ORDER=1
 }
+st_parallel_invalid() {
+	ACTION=stop; set_var XENDOMAINS_PARALLEL abc; dom 3 web
+	DIFFERS="the applet says that XENDOMAINS_PARALLEL is not a number (Debian's script does not read it) and saves one at a time"
+	WANT_ERR="xendomains: XENDOMAINS_PARALLEL='abc' is not a number of domains from 1 to 64: one at a time"
+}
 st_start_restore_parallel() {
 	set_var XENDOMAINS_PARALLEL 3
 	image web; image db; image mail
@@ -487,6 +492,15 @@ debian_check() {
 }
 debian_record() {
 	case $1 in
+	parallel_invalid) cat <<'EOF'
+rc 0
+call save 3 /var/lib/xen/save/web
+out Saving Xen domain web (3)...done.
+file (dir 700)
+file web
+dom 0 Domain-0
+EOF
+		;;
 	stop_save_parallel) cat <<'EOF'
 rc 0
 call save 3 /var/lib/xen/save/web
@@ -832,6 +846,7 @@ state names_not_utf8 "stop, a name that is not UTF-8"
 state unknown_action "an unknown action"
 state stop_save_parallel "stop, XENDOMAINS_PARALLEL=3, three 2 s saves"
 state start_restore_parallel "start, XENDOMAINS_PARALLEL=3, three 2 s restores"
+state parallel_invalid "stop, XENDOMAINS_PARALLEL=abc"
 state stop_wait_event "stop, a shutdown that takes 2 s"
 state status "status: auto domains running and not, another domain, an image"
 state not_dom0 "not a dom0 (no /proc/xen/privcmd)"

@@ -95,16 +95,15 @@ WRAPPED=
 for l in /usr/sbin/* /usr/bin/*; do
 	[ "$(readlink "$l")" = ../lib/xen-common/bin/xen-utils-wrapper ] && WRAPPED="$WRAPPED ${l##*/}"
 done
-# Debian's hotplug scripts (and /etc/init.d/xendomains) as a dom0 with forkless's packages
-# has them: each one forkless replaces diverted to NAME.distrib (what the applets hand
-# unusual calls to); a copy of
+# Debian's hotplug scripts as a dom0 with forkless's packages has them: each one forkless
+# replaces diverted to NAME.distrib (what the applets hand unusual calls to); a copy of
 # the whole directory as it was seeds the script sets a host asks for (their scripts
 # source their helpers from their own directory).
 cp -a /etc/xen/scripts $V/scripts-debian
 # Debian's Python xen-init-name and xen-init-list, kept for section 4 (forkless replaces them)
 xendomains_keep_debian
 for p in $($V/forkless --list-full); do
-	case $p in etc/xen/scripts/*|etc/init.d/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
+	case $p in etc/xen/scripts/*) [ -f "/$p" ] && mv "/$p" "/$p.distrib" ;; esac
 done
 if $V/forkless --install -s / >$T/install.log 2>&1; then
 	t=$(readlink -f /usr/sbin/xl)

@@ -15,11 +15,10 @@
 #                                 `stop` (both must be gone), each under strace -f: PASS/FAIL
 #                                 lines, and INFO lines with the wall time, processes and
 #                                 execs of start and of stop. debian, forkless: Debian's
-#                                 script (/etc/init.d/xendomains.distrib, where dom0.sh
-#                                 moved it as the package diverts it) with Debian's
-#                                 xen-init-* (python3 required) or forkless's (python3 made
-#                                 unreachable for the run, as a dom0 without it); applet:
-#                                 forkless's /etc/init.d/xendomains, python3 unreachable,
+#                                 /etc/init.d/xendomains with Debian's xen-init-* (python3
+#                                 required) or forkless's (python3 made unreachable for the
+#                                 run, as a dom0 without it); applet: forkless's
+#                                 /usr/lib/xen-common/bin/xendomains, python3 unreachable,
 #                                 and no program but xl and the hotplug applets started.
 #   xen_init_list_differential    forkless's xen-init-list against Debian's script (real
 #                                 xl) with no domU, one, three (names with a space and
@@ -123,8 +122,8 @@ xd_programs() {
 }
 
 xendomains_run() { # forkless|debian|applet
-	local v=$1 names="xd-$1-a xd-$1-b" n t0 ms rc bad= xd=/etc/init.d/xendomains.distrib
-	[ $v = applet ] && xd=/etc/init.d/xendomains
+	local v=$1 names="xd-$1-a xd-$1-b" n t0 ms rc bad= xd=/etc/init.d/xendomains
+	[ $v = applet ] && xd=$XD_BIN/xendomains
 	for f in /lib/lsb/init-functions /lib/init/vars.sh $xd; do
 		[ -f $f ] || { fail "xendomains-$v" "$f missing in the image (sysvinit-utils, xen-utils-common)"; return 1; }
 	done
