@@ -84,6 +84,7 @@ extern char **environ;
 
 #define XD_DEFAULTS "/etc/default/xendomains"
 #define XD_SCRIPT "/etc/init.d/xendomains.distrib"
+#define XD_INITD "/etc/init.d/xendomains"
 #define XD_PRIVCMD "/proc/xen/privcmd"
 #define XD_CAPS "/proc/xen/capabilities"
 #define XD_XS_MS 5000             /* each xenstore exchange's bound */
@@ -140,11 +141,21 @@ static int defaults_var(void *ctx, const char *name, size_t name_len,
 static _Noreturn void hand_over(char **argv, const char *why1,
 				const char *why2, const char *why3)
 {
-	warn_msg("handing over to " XD_SCRIPT ": " XD_DEFAULTS, why1, why2,
+	const char *script = XD_SCRIPT;
+	struct stat self, it;
+
+	/* Not diverted (the applet run from /usr/lib/xen-common/bin):
+	 * Debian's script is still /etc/init.d/xendomains, unless that is
+	 * this binary itself. */
+	if (access(XD_SCRIPT, F_OK) < 0 && stat(XD_INITD, &it) == 0 &&
+	    stat("/proc/self/exe", &self) == 0 &&
+	    (it.st_dev != self.st_dev || it.st_ino != self.st_ino))
+		script = XD_INITD;
+	warn_msg("handing over to ", script, ": " XD_DEFAULTS, why1, why2,
 		 why3);
-	argv[0] = (char *)XD_SCRIPT;
-	execve(XD_SCRIPT, argv, environ);
-	die_msg(EXIT_XD_FAIL, "cannot run " XD_SCRIPT ": ", errno_text(errno));
+	argv[0] = (char *)script;
+	execve(script, argv, environ);
+	die_msg(EXIT_XD_FAIL, "cannot run ", script, ": ", errno_text(errno));
 }
 
 /* The environment's values, then the file's (`[ -r F ] && . F`). */

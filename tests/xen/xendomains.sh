@@ -169,9 +169,11 @@ fresh() {
 	: >/run/xl-standin/calls
 	printf '/local/domain/0/domid=0\n/local/domain/0/name=Domain-0\n' >"$base/xs/tree.in"
 	install -m 644 "$DEBIAN_SCRIPTS/etc/default/xendomains" /etc/default/xendomains
-	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER= MAX_MS= ANY_ORDER=
+	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER= MAX_MS= ANY_ORDER= NO_DISTRIB=
+	install -m 755 "$DEBIAN_SCRIPTS/etc/init.d/xendomains" /etc/init.d/xendomains.distrib
 	unset WANT_CALLS WANT_OUT WANT_ERR WANT_RC WANT_FILES WANT_DOMS
 	"st_$st"
+	[ -z "$NO_DISTRIB" ] || rm -f /etc/init.d/xendomains.distrib
 	printf '%s\n' "$NEXT_DOMID" >/run/xl-standin/next-domid
 	if [ -z "$NO_PRIVCMD" ]; then
 		: >/proc/xen/privcmd
@@ -273,8 +275,16 @@ state() {
 	fresh "$st" || return
 	# as forkless-xen installs it: /etc/init.d/xendomains is the binary,
 	# which runs the applet of its name (Debian's usage line names $0)
-	ln -sfn "$FORKLESS" /etc/init.d/xendomains
-	run_side "$st" applet /etc/init.d/xendomains "$ACTION"
+	if [ -n "$NO_DISTRIB" ]; then
+		# installed as forkless-xen ships it, Debian's script in place
+		install -m 755 "$DEBIAN_SCRIPTS/etc/init.d/xendomains" /etc/init.d/xendomains
+		mkdir -p /usr/lib/xen-common/bin
+		ln -sfn "$FORKLESS" /usr/lib/xen-common/bin/xendomains
+		run_side "$st" applet /usr/lib/xen-common/bin/xendomains "$ACTION"
+	else
+		ln -sfn "$FORKLESS" /etc/init.d/xendomains
+		run_side "$st" applet /etc/init.d/xendomains "$ACTION"
+	fi
 	a=$RES/$st/applet
 	info "xendomains/$st: the applet: exit $(cat "$a.rc"), $(cat "$a.ms") ms, $(grep -c . "$a.execs") programs started"
 	if [ -n "$MAX_MS" ]; then
@@ -306,9 +316,9 @@ state() {
 	done
 	# the processes: its own, then one xl per call
 	if [ "${HANDOVER:-}" ]; then
-		got=$(sed -n 2p "$a.execs")
-		check "xendomains/$st: $title: handed over to /etc/init.d/xendomains.distrib" \
-			/etc/init.d/xendomains.distrib "$got"
+		got=$(sed -n 2p "$a.execs") want=/etc/init.d/xendomains.distrib
+		[ -z "$NO_DISTRIB" ] || want=/etc/init.d/xendomains
+		check "xendomains/$st: $title: handed over to $want" "$want" "$got"
 	else
 		want=$(echo /etc/init.d/xendomains; sed 's|.*|/usr/lib/xen-4.17/bin/xl|' /run/xl-standin/calls)
 		check "xendomains/$st: $title: programs started: itself and one xl per call" \
@@ -411,6 +421,13 @@ st_defaults_shell() {
 	HANDOVER=1
 	DIFFERS="the hand-over is said on stderr"
 	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains.distrib: /etc/default/xendomains:18: command substitution $(...)'
+}
+st_defaults_shell_not_diverted() {
+	image web
+	set_var XENDOMAINS_SAVE '$(echo /var/lib/xen/save)'
+	HANDOVER=1 NO_DISTRIB=1
+	DIFFERS="the hand-over is said on stderr; Debian's script not diverted: it is run where it is"
+	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains: /etc/default/xendomains:18: command substitution $(...)'
 }
 st_names_utf8_control() { ACTION=stop; dom 3 'g\xc3\xa4st-\xce\xa9'; dom 5 'esc\x1b[31mred'; }
 st_names_spaces_stop() {
@@ -748,6 +765,15 @@ dom 0 Domain-0
 dom 10 web
 EOF
 		;;
+	defaults_shell_not_diverted) cat <<'EOF'
+rc 0
+call restore /var/lib/xen/save/web
+out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
+file (dir 755)
+dom 0 Domain-0
+dom 10 web
+EOF
+		;;
 	names_utf8_control) cat <<'EOF'
 rc 0
 call save 3 /var/lib/xen/save/g\xc3\xa4st-\xce\xa9
@@ -839,6 +865,7 @@ state restart "restart"
 state defaults_missing "no /etc/default/xendomains"
 state defaults_directory "/etc/default/xendomains a directory"
 state defaults_shell "/etc/default/xendomains with a command substitution"
+state defaults_shell_not_diverted "the same, the applet in /usr/lib/xen-common/bin, Debian's script not diverted"
 state names_utf8_control "names in UTF-8 and with control bytes"
 state names_spaces_stop "stop, a name with a space"
 state names_spaces_start "start, an image and a config of a name with a space"
