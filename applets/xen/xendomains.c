@@ -342,10 +342,10 @@ static int in_doms(const struct doms *l, const char *name)
 
 /* Is a domain called name running? `xen domid NAME`: xl looks the name up
  * among the hypervisor's domains, dom0 included; here among the domUs
- * xen-init-list would list, and dom0's own name. */
-static int running(const char *name)
+ * xen-init-list would list (l, listed first when list is set), and dom0's
+ * own name. */
+static int running_in(struct doms *l, int list, const char *name)
 {
-	static struct doms l;
 	char value[XS_PAYLOAD_MAX + 1];
 	long n;
 
@@ -357,8 +357,17 @@ static int running(const char *name)
 		xen_xs_die(&xd.xs, "READ", "/local/domain/0/name", n);
 	if (n >= 0 && strcmp(value, name) == 0)
 		return 1;
-	list_domus(&l);
-	return in_doms(&l, name);
+	if (list)
+		list_domus(l);
+	return in_doms(l, name);
+}
+
+/* The same against a list made now (start's creates change it). */
+static int running(const char *name)
+{
+	static struct doms l;
+
+	return running_in(&l, 1, name);
 }
 
 /* ---- a directory's entries, in the glob's order ---------------------------- */
@@ -1029,7 +1038,7 @@ static int do_status(void)
 			memcpy(names + used, xd.names->name, (size_t)len);
 			names[used + (size_t)len] = '\0';
 			used += (size_t)len + 1;
-			if (running(auto_names[i])) {
+			if (running_in(&l, 0, auto_names[i])) {
 				say("Xen domain ", auto_names[i], " (from ",
 				    autos.e[i], ") is running.\n");
 			} else {
