@@ -33,6 +33,9 @@ hotplug-procs-call      tests/hotplug/lib-hotplug.sh: processes per hotplug call
 cgroup-syscalls-per-id  tests/cgroup/syscalls.sh: syscalls per id, 10,000 ids by handle
 domu-procs-forkless     tests/vm/proctable: hotplug processes per domU lifecycle, forkless
 domu-procs-debian       tests/vm/proctable: the same with Debian'"'"'s scripts
+seed-restore-procs      tests/vm/proctable: processes of `xendomains start` restoring 5 domUs, forkless
+seed-restore-procs-debian tests/vm/proctable: the same with Debian'"'"'s whole stack
+seed-restore-xl-procs   tests/vm/proctable: of those, xl and what it forks (libxl'"'"'s own)
 size-full               tests/build/matrix.sh: bytes of the full_defconfig build
 size-wrapper-only       tests/build/matrix.sh: bytes of the xen-wrapper-only_defconfig build
 '

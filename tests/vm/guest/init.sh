@@ -238,11 +238,20 @@ if [ "$MODE" = xen ] && [ -x /xen/vmtest/dom0.sh ]; then
 	# results for the host's process table (a second 9p device, tag xenout)
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 xenout $X/vmtest/out 2>/tmp/mnt.err ||
 		fail xen-toolstack/xenout "mount of the xenout share failed: $(oneline /tmp/mnt.err)"
+	# xendomains' save directory (tests/vm/toolstack/seed.sh) on the host's disk, as a
+	# dom0's /var/lib/xen/save is on its own: not in dom0's RAM (a third 9p device).
+	# cache=loose: writes go through the page cache, as on a disk's filesystem; without
+	# it 9p hands xl save's buffers (the guest's pages, mapped from Xen) to virtio as they
+	# are, and every save fails "Failed to write page data to stream (14 = Bad address)"
+	mkdir -p $X/var/lib/xen/save
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose xensave $X/var/lib/xen/save 2>/tmp/mnt.err ||
+		fail xen-toolstack/xensave "mount of the xensave share failed: $(oneline /tmp/mnt.err)"
 	# a syslog, as on a Debian host: the hotplug scripts log with logger(1) to /dev/log
 	$B syslogd -O $X/var/log/messages
 	chroot $X /bin/bash /vmtest/dom0.sh
 	sync
 	umount $X/vmtest/out
+	umount $X/var/lib/xen/save
 fi
 
 finish

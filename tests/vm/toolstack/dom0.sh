@@ -14,8 +14,9 @@
 #     of one domU destroyed per set, the sets in turn (untraced: the kernel's sched events,
 #     each call's own time; the first's xl -vvv lines stamped, the scripts' wall times)
 #  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl,
-#     Debian's /etc/init.d/xendomains start/stop with each pair, and the xendomains applet
-#     (xendomains.sh)
+#     Debian's /etc/init.d/xendomains start/stop with forkless's pair (xendomains.sh); the
+#     founding scenario, five domUs saved and restored by Debian's xendomains and by the
+#     applet, sequentially and five at a time (seed.sh)
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
@@ -84,6 +85,7 @@ strace_xl() { # OUT CMD...
 
 # the parts of sections 4 and 5 (functions only: nothing runs when sourced)
 . $V/xendomains.sh
+. $V/seed.sh
 . $V/hotplug.sh
 # VM_TOOLSTACK_ONLY on the host (tests/vm/run): run only these parts of sections 3-5
 ONLY=$(cat $V/only 2>/dev/null)
@@ -587,9 +589,14 @@ if want xen-init; then
 	xen_init_list_differential
 fi
 if want xendomains; then
-	xendomains_run debian
 	xendomains_run forkless
-	xendomains_run applet
+fi
+# the founding scenario: five domUs saved and restored by xendomains (seed.sh), Debian's
+# whole stack, then forkless's, then forkless's five at a time
+if want xendomains || want seed; then
+	seed_run debian
+	seed_run forkless
+	seed_run parallel
 fi
 # ---- 5. the hotplug applets' refusals and fallbacks ------------------------------------------
 if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)" ]; then

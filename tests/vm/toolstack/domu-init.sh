@@ -7,7 +7,13 @@
 #   DOMU-PING <reply line>     (mode check) ping6 ff02::1 over eth0: who answered
 #   DOMU-DISK ...              (mode check) "FORKLESS-DISK TOKEN" written at the start of xvda
 #   DOMU-READY                 (mode check) all of the above done
-# Kernel command line: fltest.mode=check|idle, fltest.token=TOKEN.
+#   DOMU-SEED marker=M ll=ADDR up=SECONDS disk=[TEXT]
+#                              (mode seed) every 3 s, from the end of its boot on:
+#                              M a random id made at boot and kept in RAM
+#                              (the same only in the same boot), eth0's link-local address,
+#                              the uptime, and the first line of xvda read from the disk
+#                              (caches dropped first), as dom0 last wrote it there
+# Kernel command line: fltest.mode=check|idle|seed, fltest.token=TOKEN.
 B=/bin/busybox
 $B mount -t proc proc /proc
 $B mount -t sysfs sysfs /sys
@@ -55,5 +61,21 @@ if [ "$MODE" = check ]; then
 	echo "FORKLESS-DISK $TOKEN" | dd of=/dev/xvda bs=512 conv=sync,fsync 2>/tmp/dd && echo "DOMU-DISK written" ||
 		echo "DOMU-DISK failed: $(cat /tmp/dd)"
 	echo DOMU-READY
+fi
+if [ "$MODE" = seed ]; then
+	ip link set eth0 up
+	read -r marker </proc/sys/kernel/random/uuid # kept in RAM: the same only in the same boot
+	own=
+	# every 3 s, whoever is attached (an `xl console` sees what is printed while attached);
+	# builtins only but `sleep` and, until eth0 has it, `ip`: five guests share one CPU
+	while :; do
+		[ -n "$own" ] ||
+			own=$(ip -6 addr show dev eth0 scope link | sed -n 's/.*inet6 \(fe80[^/]*\).*/\1/p')
+		echo 3 >/proc/sys/vm/drop_caches
+		read -r disk </dev/xvda
+		read -r up _ </proc/uptime
+		echo "DOMU-SEED marker=$marker ll=$own up=$up disk=[$disk]"
+		sleep 3
+	done
 fi
 while :; do sleep 1000; done
