@@ -75,6 +75,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "sdnotify.h"
 #include "shvars.h"
 #include "xen.h"
 #include "xen-init.h"
@@ -598,8 +599,23 @@ static void start_xl(enum kind k, struct job *j)
 	j->pid = pid;
 }
 
+/* Under systemd (the unit's NotifyAccess=exec), the start or stop job's
+ * timeout made to last this action at least: its bound, MAXWAIT + 1 s,
+ * and 10 s for xl to end after the SIGINT; 300 s for those the script
+ * does not bound (restore, create, the shutdown request). */
+static void extend_timeout(enum kind k)
+{
+	uint64_t s = 300;
+
+	if (has_dots(k) && xd.maxwait >= 0)
+		s = (uint64_t)xd.maxwait < UINT64_MAX / 1000000 - 11 ?
+		    (uint64_t)xd.maxwait + 11 : UINT64_MAX / 1000000;
+	sd_notify_extend_timeout(s * 1000000);
+}
+
 static void start_job(enum kind k, struct job *j)
 {
+	extend_timeout(k);
 	j->start = clock_ms();
 	j->state = J_RUNNING;
 	j->out = -1;
