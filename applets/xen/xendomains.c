@@ -47,7 +47,7 @@
 //usage:an auto domain is not running); 4 status unknown.
 
 //config:config XENDOMAINS
-//config:	bool "xendomains: save, restore and auto-start domUs (~16 KiB)"
+//config:	bool "xendomains: save, restore and auto-start domUs (~16.5 KiB)"
 //config:	default y
 //config:	help
 //config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
@@ -55,7 +55,7 @@
 //config:	  and a signalfd instead of sleep/seq polling, and
 //config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
 //config:	  Uses xen-init-name's and xen-init-list's readers in-process.
-//config:	  Costs about 16 KiB of the static binary (with the
+//config:	  Costs about 16.5 KiB of the static binary (with the
 //config:	  /etc/default reader and libc's signalfd, vfork, memfd).
 //config:
 
@@ -75,6 +75,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "sdnotify.h"
 #include "shvars.h"
 #include "xen.h"
 #include "xen-init.h"
@@ -598,8 +599,23 @@ static void start_xl(enum kind k, struct job *j)
 	j->pid = pid;
 }
 
+/* Under systemd (the unit's NotifyAccess=exec), the start or stop job's
+ * timeout made to last this action at least: its bound, MAXWAIT + 1 s,
+ * and 10 s for xl to end after the SIGINT; 300 s for those the script
+ * does not bound (restore, create, the shutdown request). */
+static void extend_timeout(enum kind k)
+{
+	uint64_t s = 300;
+
+	if (has_dots(k) && xd.maxwait >= 0)
+		s = (uint64_t)xd.maxwait < UINT64_MAX / 1000000 - 11 ?
+		    (uint64_t)xd.maxwait + 11 : UINT64_MAX / 1000000;
+	sd_notify_extend_timeout(s * 1000000);
+}
+
 static void start_job(enum kind k, struct job *j)
 {
+	extend_timeout(k);
 	j->start = clock_ms();
 	j->state = J_RUNNING;
 	j->out = -1;

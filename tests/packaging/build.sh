@@ -33,7 +33,7 @@ fi
 field() { dpkg-deb -f "$1" "$2"; }
 check packaging/build/built-using "musl (= $(dpkg-query -W -f '${source:Version}' musl-dev))" "$(field "$deb" Built-Using)"
 check packaging/build/conflicts virtualbox-guest-utils "$(field "$deb" Conflicts)"
-check packaging/build/xen-depends "forkless (= $(field "$deb" Version))" "$(field "$xdeb" Depends)"
+check packaging/build/xen-depends "forkless (= $(field "$deb" Version)), xen-utils-common" "$(field "$xdeb" Depends)"
 
 # (lintian's "running with root privileges is not recommended!" on
 # stderr is not about the packages.)

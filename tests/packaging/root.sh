@@ -75,6 +75,27 @@ for c in "${oracle_cmds[@]}"; do
 	o_rc[$c]=$RC o_out[$c]=$OUT o_err[$c]=$ERR
 done
 
+# Debian's /etc/init.d/xendomains as installed: its rc links (update-rc.d
+# from its LSB header), and the unit systemd-sysv-generator (the host's)
+# makes of it, the oracle for xendomains.service's ordering.
+rc_links() { (cd "$R/etc" && ls -d rc?.d/*xendomains 2>/dev/null); }
+rc_before=$(rc_links)
+check packaging/xendomains/debian-rc-links 7 "$(grep -c . <<<"$rc_before")"
+cp "$R/etc/init.d/xendomains" "$work/xendomains.debian"
+sysv_gen=/lib/systemd/system-generators/systemd-sysv-generator
+if [ -x "$sysv_gen" ]; then
+	mkdir -p "$work/gen/init.d" "$work/gen/out" "$work/gen/units"
+	cp "$work/xendomains.debian" "$work/gen/init.d/xendomains"
+	SYSTEMD_UNIT_PATH=$work/gen/units SYSTEMD_SYSVINIT_PATH=$work/gen/init.d \
+		SYSTEMD_SYSVRCND_PATH=$R/etc SYSTEMD_LOG_LEVEL=err \
+		"$sysv_gen" "$work/gen/out" "$work/gen/out" "$work/gen/out"
+fi
+# A unit's dependencies and ordering, one `Key=unit` a line, sorted.
+unit_deps() {
+	awk -F= '$1 ~ /^(After|Before|Wants|Requires|Requisite|BindsTo|Conflicts)$/ {
+		n = split($2, u, " "); for (i = 1; i <= n; i++) print $1 "=" u[i] }' "$1" | LC_ALL=C sort -u
+}
+
 expect packaging/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 
@@ -94,7 +115,7 @@ n=$(grep -c . <<<"$shared")
 info "forkless-xen diverts $n paths of xen-utils-common"
 for f in /usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-version \
 	 /usr/lib/xen-common/bin/xen-dir /usr/lib/xen-common/bin/xen-toolstack \
-	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl; do
+	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl /etc/init.d/xendomains; do
 	expect "packaging/diverted$f" 0 "forkless-xen"$'\n' "" -- in_root "$R" dpkg-divert --listpackage "$f"
 done
 # Every path forkless ships is its own (no diversion by another package).
@@ -119,6 +140,64 @@ for a in xen-version xen-utils-wrapper; do
 	expect "packaging/distrib/$a" 1 "" "$nosysfs" -- in_root "$R" "$xb/$a.distrib"
 done
 expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-resolve --help
+
+# ---- /etc/init.d/xendomains ----
+expect packaging/xendomains/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	in_root "$R" readlink -f /etc/init.d/xendomains
+run_capture in_root "$R" /etc/init.d/xendomains --help
+check "packaging/xendomains/init.d-runs-the-applet" "0 Usage: xendomains {start|stop|restart|reload|force-reload|status}" \
+	"$RC $(head -n1 <<<"$OUT")"
+# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
+expect packaging/xendomains/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/xendomains status
+expect packaging/xendomains/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/xendomains.distrib status
+expect packaging/xendomains/distrib-is-debian 0 "" "" -- cmp "$work/xendomains.debian" "$R/etc/init.d/xendomains.distrib"
+# insserv's override is the script's LSB header, byte for byte; update-rc.d
+# reads it for the binary (disable and enable: "cannot find a LSB script"
+# without it), and toggles the unit's enablement with the rc links.
+check packaging/xendomains/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/xendomains.debian")" \
+	"$(cat "$R/etc/insserv/overrides/xendomains")"
+wants=$R/etc/systemd/system/multi-user.target.wants/xendomains.service
+expect packaging/xendomains/unit-enabled 0 /lib/systemd/system/xendomains.service$'\n' "" -- readlink "$wants"
+expect packaging/xendomains/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d xendomains disable
+check packaging/xendomains/disabled "$(sed 's|/S|/K|' <<<"$rc_before") no unit link" \
+	"$(rc_links | sed 's|/K[0-9]*|/K01|') $([ -L "$wants" ] && echo unit link || echo no unit link)"
+expect packaging/xendomains/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d xendomains enable
+check packaging/xendomains/enabled "$rc_before unit link" \
+	"$(rc_links) $([ -L "$wants" ] && echo unit link || echo no unit link)"
+# The unit: ordered as the
+# generated unit; a stop timeout that holds one save at the default
+# XENDOMAINS_STOP_MAXWAIT (+ 11 s, as the applet extends it); the
+# applet's EXTEND_TIMEOUT_USEC accepted (NotifyAccess=exec).
+unit=$R/lib/systemd/system/xendomains.service
+if [ -f "$work/gen/out/xendomains.service" ]; then
+	check packaging/xendomains/unit-ordering "$(unit_deps "$work/gen/out/xendomains.service")" "$(unit_deps "$unit")"
+	info "xendomains.service ordering, as generated: $(unit_deps "$unit" | tr '\n' ' ')"
+else
+	skip packaging/xendomains/unit-ordering "no $sysv_gen on this machine"
+fi
+maxwait=$(. "$R/etc/default/xendomains"; echo "$XENDOMAINS_STOP_MAXWAIT")
+stop=$(sed -n 's/^TimeoutStopSec=//p' "$unit")
+case $stop in *min) stop=$((${stop%min} * 60)) ;; *s) stop=${stop%s} ;; esac
+if [ -n "$maxwait" ] && [ "$stop" -ge $((maxwait + 11)) ] 2>/dev/null; then
+	pass "packaging/xendomains/unit-stop-timeout ($stop s, XENDOMAINS_STOP_MAXWAIT $maxwait)"
+else
+	fail packaging/xendomains/unit-stop-timeout "TimeoutStopSec '$stop' s below XENDOMAINS_STOP_MAXWAIT '$maxwait' + 11"
+fi
+check packaging/xendomains/unit-service "Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xendomains start ExecStop=/usr/lib/xen-common/bin/xendomains stop NotifyAccess=exec" \
+	"$(grep -E '^(Type|RemainAfterExit|NotifyAccess|ExecStart|ExecStop)=' "$unit" | tr '\n' ' ' | sed 's/ $//')"
+if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
+	# (The root has no systemd: the host's units, the unit and its
+	# program in a root of their own; a warning on stderr is a failure.)
+	v=$work/verify
+	mkdir -p "$v/lib/systemd" "$v/usr/lib/xen-common/bin"
+	cp -a /lib/systemd/system "$v/lib/systemd/"
+	cp "$unit" "$v/lib/systemd/system/"
+	cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/xendomains"
+	run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/xendomains.service
+	check packaging/xendomains/unit-verify "0" "$RC$OUT$ERR"
+else
+	skip packaging/xendomains/unit-verify "no systemd-analyze on this machine"
+fi
 # dpkg --verify follows the diversions package by package. (Asked for
 # several packages at once, dpkg 1.21 lists the regular files
 # xen-utils-common has diverted as modified, ?M5: README, "Installing".)
@@ -149,6 +228,7 @@ expect packaging/reinstall/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -
 check packaging/reinstall/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
 check packaging/reinstall/debian-files "$before" "$(debian_files)"
+check packaging/reinstall/xendomains-rc-links "$rc_before" "$(rc_links)"
 
 # A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
 # postinst removes one it no longer ships (here one made by hand in its
@@ -225,6 +305,11 @@ expect packaging/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
 	in_root "$R" /usr/lib/xen-common/bin/xen-version
 expect packaging/purge/no-forkless 0 "" "" -- \
 	in_root "$R" find /usr /etc -name '*forkless*'
+check packaging/purge/no-xendomains-unit "" \
+	"$(cd "$R" && ls -d lib/systemd/system/xendomains* etc/systemd/system/*/xendomains* etc/insserv/overrides/xendomains 2>/dev/null)"
+expect packaging/purge/xendomains-is-debian 0 "755 #!/bin/bash"$'\n' "" -- \
+	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'
+check packaging/purge/xendomains-rc-links "$rc_before" "$(rc_links)"
 
 # ---- from a manual install (README's former `dpkg-divert --local
 # --rename --add` of each script forkless replaces, then `make install`) to
@@ -248,3 +333,16 @@ check packaging/manual/diversions "$want_div" \
 check packaging/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
 expect packaging/manual/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
 check packaging/manual/debian-files "$before" "$(debian_files)"
+
+# ---- xen-utils-common and forkless-xen removed in one run, named in
+# that order: dpkg removes forkless-xen first (its Depends), so that
+# xen-utils-common's postrm `chmod -x /etc/init.d/xendomains` meets
+# Debian's script back in place, not the link to /usr/bin/forkless.
+expect packaging/remove-both/dpkg-i 0 @any "" -- \
+	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
+expect packaging/remove-both/dpkg-r 0 @any @any -- \
+	in_root "$R" dpkg -r xen-utils-common forkless-xen
+expect packaging/remove-both/forkless-executable 0 "755"$'\n' "" -- \
+	in_root "$R" stat -c %a /usr/bin/forkless
+expect packaging/remove-both/xendomains-debian-chmod-x 0 "644 #!/bin/bash"$'\n' "" -- \
+	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'

@@ -878,5 +878,41 @@ state stop_wait_event "stop, a shutdown that takes 2 s"
 state status "status: auto domains running and not, another domain, an image"
 state not_dom0 "not a dom0 (no /proc/xen/privcmd)"
 state xenstored_silent "xenstored not answering"
+# ---- under systemd: each domain action extends the unit's timeout -----------------------
+# (xendomains.service's NotifyAccess=exec: a stop of many domains is not
+# killed at TimeoutStopSec.) The applet run as the unit runs it, NOTIFY_SOCKET
+# an abstract datagram socket; the messages it received, in order.
+notify_run() { # STATE ACTION
+	fresh "$1" || return 1
+	ln -sfn "$FORKLESS" /etc/init.d/xendomains
+	run_capture /usr/bin/python3 -c '
+import os, socket, subprocess, sys
+name = "forkless-xd-notify-%d" % os.getpid()
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("\0" + name)
+env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "dumb", "NOTIFY_SOCKET": "@" + name}
+rc = subprocess.run(sys.argv[1:], env=env, stdout=subprocess.DEVNULL, cwd="/").returncode
+s.setblocking(False)
+try:
+    while True:
+        print(s.recv(256).decode())
+except BlockingIOError:
+    pass
+print("exit", rc)
+' /etc/init.d/xendomains "$2"
+}
+if [ -n "$APPLET" ]; then
+	notify_run stop_save_3 stop
+	check "xendomains/notify: stop, three saves (MAXWAIT 300): 311 s each" \
+		"$(printf 'EXTEND_TIMEOUT_USEC=311000000\n%.0s' 1 2 3)"$'\nexit 0\n' "$OUT$ERR"
+	notify_run start_3_images start
+	check "xendomains/notify: start, three restores: 300 s each" \
+		"$(printf 'EXTEND_TIMEOUT_USEC=300000000\n%.0s' 1 2 3)"$'\nexit 0\n' "$OUT$ERR"
+	notify_run stop_shutdown_deadline stop
+	# (db is gone before the wait: only web's, bounded by MAXWAIT 1)
+	check "xendomains/notify: stop, two shutdown requests (300 s), a wait (MAXWAIT 1: 12 s)" \
+		$'EXTEND_TIMEOUT_USEC=300000000\nEXTEND_TIMEOUT_USEC=300000000\nEXTEND_TIMEOUT_USEC=12000000\nexit 0\n' "$OUT$ERR"
+fi
+
 info "xendomains: $(( ($(date +%s%N) - T0) / 1000000 )) ms in all"
 exit 0
