@@ -214,9 +214,11 @@ bench-shares: $(BIN)
 	BENCH_SHARES=1 FORKLESS=$(abspath $(BIN)) bash tests/bench/shares.sh
 
 # the tables the benchmarks left in build/bench/NAME.md, into docs/benchmarks.md
-# (each between <!-- bench:NAME --> and <!-- /bench:NAME -->; tests/bench/docs)
+# and README.md (each between <!-- bench:NAME --> and <!-- /bench:NAME -->;
+# tests/bench/docs)
 bench-docs:
 	tests/bench/docs
+	tests/bench/docs README.md
 
 clean:
 	rm -rf build $(O) $(BIN)
@@ -242,7 +244,7 @@ help:
 	@echo "  deb                 the Debian packages, into build/deb"
 	@echo "  bench               the benchmarks (tests/bench/run)"
 	@echo "  bench-shares        9p and virtio-fs mount options timed in the VM"
-	@echo "  bench-docs          copy build/bench/*.md (the benchmarks' tables) into docs/benchmarks.md"
+	@echo "  bench-docs          copy build/bench/*.md (the benchmarks' tables) into docs/benchmarks.md, README.md"
 	@echo "  clean distclean     remove build/ and the binary (distclean: .config too)"
 	@echo "  help                this text"
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
