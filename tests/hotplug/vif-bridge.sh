@@ -247,6 +247,13 @@ scenario tap-invalid-type s_tap "${TAP_ENV[@]}" -- vif-bridge add type_if=emu
 check "vif-bridge/tap-add: xenstore requests (Debian's: $(cat "$HP/tap-add.debian.xsreq"))" 3 "$(cat "$HP/tap-add.forkless.xsreq")"
 check "vif-bridge/tap-add: xenstore round trips" 1 "$(hp_xs_trips "$HP/tap-add.forkless.strace")"
 check "vif-bridge/tap-remove: xenstore requests (Debian's: $(cat "$HP/tap-remove.debian.xsreq"))" 2 "$(cat "$HP/tap-remove.forkless.xsreq")"
+if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
+	# online's, less the frontend's mtu and hotplug-status
+	check "vif-bridge/tap-add: at most 35 system calls (Debian's: $(hp_procs "$HP/tap-add.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/tap-add.forkless.strace" 35)"
+	check "vif-bridge/tap-remove: at most 21 system calls (Debian's: $(hp_procs "$HP/tap-remove.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/tap-remove.forkless.strace" 21)"
+fi
 
 # ---- forkless only -------------------------------------------------------
 
