@@ -137,6 +137,7 @@ static void mtu_figures(struct vif *v, const struct nl_link *br, struct mtu *m)
 	size_t len = 0;
 
 	m->n = 0;
+	m->not_int = 0;
 	m->fe[0] = '\0';
 	m->from_bridge = hp_read(h, "mtu", m->val, sizeof(m->val)) <= 0;
 	if (m->from_bridge)
