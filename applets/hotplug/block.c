@@ -714,6 +714,9 @@ static void file_remove(struct block *b, dev_t back_dev, uint64_t back_ino,
 		size_t len = 11;
 
 		str_append(what, sizeof(what), &len, node, strlen(node));
+		/* losetup's complaint, on the script's stderr */
+		hp_stderr(h, "losetup: ", node, ": detach failed: ",
+			  errno_text(-ret), "\n");
 		hp_sigerr(h, what, ret);
 	}
 	hp_unlock(h);
@@ -762,7 +765,7 @@ int block_main(int argc, char **argv)
 	hp_log_call(h);
 	hp_check_command(h, commands, 0);
 	add = strcmp(h->command, "add") == 0;
-	hp_env_required(h, "XENBUS_PATH");
+	hp_env_required(h, "XENBUS_PATH", "block-common.sh: line 31");
 	if (each_entry(HP_SCRIPT_DIR, is_hook_dir, NULL) > 0)
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/block-*.d");
 	/* The script reads type first (with a default: it cannot fail),

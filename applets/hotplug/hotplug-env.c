@@ -3,7 +3,7 @@
  * (hp_check_command(), in hotplug.c, records them).
  *
  * Call graph: hp_init() -> hp_env(); hp_env_required() -> hp_env(), and
- * when unset hp_exit() (hotplug-log.c).
+ * when unset hp_script_dir(), hp_stderr() and hp_exit() (hotplug-log.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +30,27 @@ const char *hp_env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-const char *hp_env_required(struct hotplug *h, const char *name)
+void hp_script_dir(const struct hotplug *h, char *out, size_t cap)
+{
+	const char *slash = strrchr(h->script, '/');
+	size_t n = slash ? (size_t)(slash - h->script) + 1 : 2;
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, slash ? h->script : "./", n);
+	out[n] = '\0';
+}
+
+const char *hp_env_required(struct hotplug *h, const char *name,
+			    const char *where)
 {
 	const char *v = hp_env(name);
+	char dir[256];
 
 	if (!v) {
-		write_strs(2, h->script, ": ", name,
-			   ": parameter null or not set\n");
+		hp_script_dir(h, dir, sizeof(dir));
+		hp_stderr(h, dir, where, ": ", name,
+			  ": parameter null or not set\n");
 		hp_exit(h, 1);
 	}
 	return v;
@@ -53,5 +67,6 @@ void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 	h->xs.fd = -1;
 	h->xs_err = 1;          /* not opened yet */
 	h->log_fd = -2;         /* not tried yet */
+	h->err_fd = -2;
 	h->lock_fd = -1;
 }

@@ -1,13 +1,16 @@
 /* hotplug-log.c - logging.sh's log without logger(1): each message a
  * syslog datagram for /dev/log (LOG_DAEMON, tagged as logger tags it),
- * held and sent together by one sendmmsg; stderr when there is no
- * syslog daemon.
+ * held and sent together by one sendmmsg; the script's stderr when there
+ * is no syslog daemon. That stderr is xen-hotplug-common.sh's: the file
+ * /var/log/xen/xen-hotplug.log (hp_stderr), opened at its first line.
  *
  * Call graph: hp_log_strv() -> hp_join(), open_log() (once), and when
  * the queue is full hp_log_flush() -> syslog_time(), sys_sendmmsg(), and
- * for what was not sent log_stderr(); hp_exit() -> hp_log_flush().
+ * for what was not sent log_stderr() -> hp_stderr(); hp_exit() ->
+ * hp_log_flush().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/socket.h>
@@ -80,20 +83,40 @@ static int open_log(void)
 	return fd;
 }
 
+void hp_stderr_strv(struct hotplug *h, const char *const *list)
+{
+	char line[2 * HP_MSG_MAX];
+	size_t len = 0;
+
+	for (; *list; list++) {
+		size_t n = strlen(*list);
+
+		if (n > HP_MSG_MAX)
+			n = HP_MSG_MAX;
+		if (len + n >= sizeof(line))
+			n = sizeof(line) - 1 - len;
+		memcpy(line + len, *list, n);
+		len += n;
+	}
+	if (h->err_fd == -2) {
+		h->err_fd = openat(AT_FDCWD, HP_ERR_LOG, O_WRONLY | O_APPEND |
+				   O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+		if (h->err_fd < 0)
+			h->err_fd = -1;
+	}
+	write_all(h->err_fd >= 0 ? h->err_fd : 2, line, len);
+}
+
 /* The fallback for one message: logging.sh's echo "$0 $@" >&2. */
 static void log_stderr(struct hotplug *h, const char *msg, size_t mlen)
 {
-	char line[HP_MSG_MAX + 400];
-	size_t slen = strlen(h->script), len = 0;
+	char m[HP_MSG_MAX];
 
-	if (slen > 256)
-		slen = 256;
-	line[0] = '\0';
-	str_append(line, sizeof(line), &len, h->script, slen);
-	str_append(line, sizeof(line), &len, HP_LIT(" "));
-	str_append(line, sizeof(line), &len, msg, mlen);
-	str_append(line, sizeof(line), &len, HP_LIT("\n"));
-	write_all(2, line, len);
+	if (mlen >= sizeof(m))
+		mlen = sizeof(m) - 1;
+	memcpy(m, msg, mlen);
+	m[mlen] = '\0';
+	hp_stderr(h, h->script, " ", m, "\n");
 }
 
 /* The bytes of log_buf the held datagrams take. */

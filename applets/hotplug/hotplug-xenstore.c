@@ -204,6 +204,8 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 		size_t len = 0;
 
 		hp_path(h, path, key);
+		if (ret < 0)   /* xenstore-read's complaint (an empty value: none) */
+			hp_stderr(h, "xenstore-read: couldn't read path ", path, "\n");
 		msg[0] = '\0';
 		str_append(msg, sizeof(msg), &len, HP_LIT("xenstore-read "));
 		str_append(msg, sizeof(msg), &len, path, strlen(path));
@@ -213,12 +215,11 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 	return out;
 }
 
-/* Why a write failed, on stderr, where xenstore-write complains ("could
- * not write path ..."): the script's syslog has no line for it. */
-static void write_failed(struct hotplug *h, int err)
+/* A failed write: xenstore-write's complaint on the script's stderr
+ * (hp_stderr; the script's syslog has no line for it). */
+static void write_failed(struct hotplug *h, const char *path)
 {
-	write_strs(2, h->script, ": xenstore ", h->xs.dev, ": ",
-		   errno_text(-err), "\n");
+	hp_stderr(h, "xenstore-write: could not write path ", path, "\n");
 }
 
 /* The write op for path = value, its "OK" reply into ok. */
@@ -342,7 +343,7 @@ void hp_write_early_done(struct hotplug *h)
 	ret = h->wstate < 0 ? h->wstate : write_done(&h->wop);
 	h->wstate = 0;
 	if (ret < 0) {
-		write_failed(h, ret);
+		write_failed(h, h->wpath);
 		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
 	}
 }
@@ -360,7 +361,11 @@ void hp_write_or_die_strv(struct hotplug *h, const char *const *list)
 	int ret = write_pairs(h, list, shown, sizeof(shown));
 
 	if (ret < 0) {
-		write_failed(h, ret);
+		char path[HP_PATH_MAX];
+
+		if (hp_path(h, path, list[0]) < 0)
+			path[0] = '\0';
+		write_failed(h, path);
 		hp_fatal(h, "Writing ", shown, " to xenstore failed.");
 	}
 }
@@ -396,7 +401,7 @@ void hp_write_each_or_die_strv(struct hotplug *h, const char *const *list)
 
 		while (i + 1 < m && write_done(&ops[i]) == 0)
 			i++;   /* the first one that failed (or never went) */
-		write_failed(h, ret);
+		write_failed(h, paths[i]);
 		hp_fatal(h, "Writing ", paths[i], " ", ops[i].rq.value,
 			 " to xenstore failed.");
 	}

@@ -13,6 +13,8 @@
  * switches on a one-vCPU dom0), and the helpers below do what the
  * scripts' functions do:
  *   log LEVEL MSG       -> hp_log()      a datagram to /dev/log, else stderr
+ *   exec 2>>/var/log/xen/xen-hotplug.log -> hp_stderr(): what the script
+ *                          and its commands write to stderr, on failure
  *   xenstore_read(_default), xenstore_write -> hp_read(), hp_write()
  *   fatal / ebusy       -> hp_fatal(), hp_busy()   hotplug-error + status
  *   success             -> hp_success()            hotplug-status connected
@@ -30,6 +32,8 @@
 
 #define HP_SCRIPT_DIR "/etc/xen/scripts"
 #define HP_LOCK_DIR "/var/run/xen-hotplug"
+/* The scripts' stderr: xen-hotplug-common.sh's exec 2>>FILE */
+#define HP_ERR_LOG "/var/log/xen/xen-hotplug.log"
 /* libxl kills a script after 40 s: every xenstore wait of one call
  * together (the connect, each reply) gets 30 s, so a hung xenstored is
  * reported, not killed. A wait for the block lock is not counted: as
@@ -60,6 +64,7 @@ struct hotplug {
 	struct xs_conn xs;
 	int xs_err;             /* xs_open()'s error, reported on first use */
 	int log_fd;             /* the /dev/log socket, -1: stderr */
+	int err_fd;             /* HP_ERR_LOG once opened, -1: fd 2, -2: not yet */
 	/* datagrams not sent yet (hp_log_flush): each ends at log_end[i] in
 	 * log_buf, its "MSG" (for the stderr fallback) starts at log_msg[i] */
 	unsigned log_n;
@@ -117,6 +122,14 @@ void hp_log_strv(struct hotplug *h, int level, const char *const *list);
 /* Send the held datagrams (one sendmmsg); what the daemon does not take
  * goes to stderr as the fallback. */
 void hp_log_flush(struct hotplug *h);
+/* What the script writes to its stderr, which xen-hotplug-common.sh
+ * sends to HP_ERR_LOG (exec 2>>): the strings joined (each cut at
+ * HP_MSG_MAX) into one write(2) there. The file is opened at the first
+ * such write, as the shell's >> opens it (O_APPEND|O_CREAT, 0666 under
+ * the umask), so a call that succeeds writes nothing and opens
+ * nothing; when it cannot be opened, fd 2. */
+void hp_stderr_strv(struct hotplug *h, const char *const *list);
+#define hp_stderr(h, ...) hp_stderr_strv(h, STR_LIST(__VA_ARGS__))
 /* The call's end: hp_log_flush, then _exit(status). */
 _Noreturn void hp_exit(struct hotplug *h, int status);
 
@@ -247,8 +260,14 @@ void hp_check_command(struct hotplug *h, const char *const *commands,
 		      int eval_vars);
 /* getenv that treats "" as unset, as ${X:-} tests do. */
 const char *hp_env(const char *name);
-/* ${X:?}: the value, or "$0: X: parameter null or not set", exit 1. */
-const char *hp_env_required(struct hotplug *h, const char *name);
+/* $(dirname "$0")/ into out (cut at cap-1): where the scripts source
+ * their files from, as bash names them in its messages. */
+void hp_script_dir(const struct hotplug *h, char *out, size_t cap);
+/* ${X:?} at line `where` ("FILE: line N") of a file in the script's
+ * directory: the value, or bash's "DIR/FILE: line N: X: parameter null
+ * or not set" (hp_stderr), exit 1. */
+const char *hp_env_required(struct hotplug *h, const char *name,
+			    const char *where);
 
 /* ---- between the family's files ------------------------------------------ */
 

@@ -3,34 +3,38 @@
  * rtnetlink on one socket and one xenstore connection, in one process.
  *
  * vif_bridge_main() checks the call (hp_check_command, type_if), hands
- * what it does not cover to the diverted script (hooks in vif-post.d,
- * type_if=tap add/remove), renames to vifname, picks the bridge
- * (pick_bridge), then online: down, MAC fe:ff:ff:ff:ff:ff, flush, MTU,
- * enslave (IFLA_MASTER, where the script runs brctl addif), up,
- * hotplug-status connected; offline: down, release (never an error).
+ * hooks in vif-post.d to the diverted script, renames to vifname, picks
+ * the bridge (pick_bridge), then online: down, MAC fe:ff:ff:ff:ff:ff,
+ * flush, MTU, enslave (IFLA_MASTER, where the script runs brctl addif),
+ * up, hotplug-status connected; offline: down, release (never an error).
+ * An emulated NIC's tap (type_if=tap, QEMU's vifDOMID.DEVID-emu) gets
+ * the same on add and remove, its keys under the XENBUS_PATH its name
+ * gives (vif-common.c), no frontend mtu and no hotplug-status.
  * handle_iptable is a no-op in Debian 4.17 (bug #894013): so it is here.
  */
 //config:config HOTPLUG_VIF_BRIDGE
-//config:	bool "vif-bridge: a vif on a bridge, by netlink (~4.6 KiB; ~19 KiB alone)"
+//config:	bool "vif-bridge: a vif on a bridge, by netlink (~5.2 KiB; ~20.8 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /etc/xen/scripts/vif-bridge as Debian 4.17's script does it,
 //config:	  in one process instead of ~40: the bridge choice, vifname,
-//config:	  MAC, address flush, MTU, enslave, hotplug-status. Hooks and
-//config:	  emulated (tap) NICs run the diverted vif-bridge.distrib.
+//config:	  MAC, address flush, MTU, enslave, hotplug-status; emulated
+//config:	  NICs' taps (type_if=tap) too. Hooks run the diverted
+//config:	  vif-bridge.distrib.
 //config:	  The first hotplug applet brings the shared part (xenstore
 //config:	  client, locks, syslog, the fallback; netlink for the vif
 //config:	  scripts): ~10 KiB of the 18-25 KiB one costs alone. All
-//config:	  three cost ~30.5 KiB (musl static, -Os, LTO, help texts on).
+//config:	  three cost ~32.7 KiB (musl static, -Os, LTO, help texts on).
 //config:
 //applet:HOTPLUG_VIF_BRIDGE vif-bridge etc/xen/scripts/vif-bridge vif_bridge_main 0
 //usage:Usage: vif-bridge online|offline|add|remove
 //usage:Xen hotplug script (libxl runs it): put the vif named by $vif on the
 //usage:bridge from XENBUS_PATH/bridge, $bridge, or the first bridge; as
 //usage:Debian's vif-bridge. Environment: XENBUS_PATH, vif, type_if,
-//usage:INTERFACE (tap), bridge. Hooks in /etc/xen/scripts/vif-post.d and
-//usage:type_if=tap add/remove run /etc/xen/scripts/vif-bridge.distrib.
+//usage:INTERFACE (type_if=tap: an emulated NIC's tap, on add|remove),
+//usage:bridge. Hooks in /etc/xen/scripts/vif-post.d run
+//usage:/etc/xen/scripts/vif-bridge.distrib.
 //usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
 #include <errno.h>
 #include <string.h>
@@ -105,7 +109,26 @@ struct mtu {
 	char val[32], fe[HP_PATH_MAX];
 	uint32_t n;
 	int from_bridge;
+	int not_int;    /* bash's test complains: integer expression expected */
 };
+
+/* What bash's test takes for an integer: blanks, a sign, digits, blanks. */
+static int bash_integer(const char *s)
+{
+	const char *d;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-' || *s == '+')
+		s++;
+	for (d = s; *s >= '0' && *s <= '9'; s++)
+		;
+	if (s == d)
+		return 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '\0';
+}
 
 static void mtu_figures(struct vif *v, const struct nl_link *br, struct mtu *m)
 {
@@ -114,13 +137,18 @@ static void mtu_figures(struct vif *v, const struct nl_link *br, struct mtu *m)
 	size_t len = 0;
 
 	m->n = 0;
+	m->not_int = 0;
 	m->fe[0] = '\0';
 	m->from_bridge = hp_read(h, "mtu", m->val, sizeof(m->val)) <= 0;
 	if (m->from_bridge)
 		m->val[fmt_u64_base(m->val, br->mtu, 10)] = '\0';
 	/* [ "$mtu" -gt 0 ]: anything but a positive number skips it */
-	if (parse_u32(m->val, &m->n) < 0)
+	if (parse_u32(m->val, &m->n) < 0) {
 		m->n = 0;
+		m->not_int = !bash_integer(m->val);
+	}
+	if (!v->vif_type)   /* a tap: no frontend to tell */
+		return;
 	devid = strrchr(h->xb_path, '/');
 	if (!devid || devid == h->xb_path)
 		return;
@@ -145,12 +173,32 @@ static void set_mtu(struct vif *v, int index, const struct mtu *m)
 
 	if (m->from_bridge)
 		hp_log(h, HP_DEBUG, v->bridge, " MTU is ", m->val);
+	if (m->not_int) {
+		char dir[256];
+
+		hp_script_dir(h, dir, sizeof(dir));
+		hp_stderr(h, dir, "xen-network-common.sh: line 180: [: ",
+			  m->val, ": integer expression expected\n");
+	}
 	if (n == 0)
 		return;
 	hp_log(h, HP_DEBUG, "setting ", v->dev, " MTU to ", m->val);
 	nl_link_change(&v->nl, index, 0, 0, IFLA_MTU, &n, sizeof(n));   /* || : */
 	if (m->fe[0])
 		hp_write_early_done(h);
+}
+
+/* brctl addif BRIDGE DEV failing: its complaint on the script's stderr
+ * (bridge-utils' texts), then set -e's exit. */
+static _Noreturn void brctl_failed(struct vif *v, const char *what, int err)
+{
+	if (err == -EBUSY)
+		hp_stderr(&v->h, "device ", v->dev, " is already a member of a "
+			  "bridge; can't add it to bridge ", v->bridge, ".\n");
+	else
+		hp_stderr(&v->h, "can't add ", v->dev, " to bridge ", v->bridge,
+			  ": ", errno_text(-err), "\n");
+	hp_errexit(&v->h, what, err);
 }
 
 static void online(struct vif *v, const struct nl_link *br)
@@ -165,7 +213,7 @@ static void online(struct vif *v, const struct nl_link *br)
 	 * set -e's exit 1, without the ERR trap's xenstore keys */
 	ret = nl_link_get(&v->nl, v->dev, &d);
 	if (ret < 0)
-		hp_errexit(h, v->dev, ret);
+		vif_ip_failed(v, v->dev, ret);
 	/* The frontend's mtu, which the script writes after the link's
 	 * down, MAC, flush and MTU: known now, sent now, for xenstored to
 	 * answer meanwhile (a wait less); set_mtu reads the answer before
@@ -177,7 +225,7 @@ static void online(struct vif *v, const struct nl_link *br)
 		hp_write_early(h, m.fe, m.val);
 	ret = nl_link_change(&v->nl, d.index, 0, IFF_UP, 0, NULL, 0);
 	if (ret < 0)
-		hp_errexit(h, v->dev, ret);
+		vif_ip_failed(v, v->dev, ret);
 	nl_link_change(&v->nl, d.index, 0, 0, IFLA_ADDRESS, mac, sizeof(mac));
 	ret = nl_addr_flush(&v->nl, d.index);
 	if (ret < 0)
@@ -189,20 +237,20 @@ static void online(struct vif *v, const struct nl_link *br)
 		/* brctl addif refuses a port of another bridge and a
 		 * non-bridge master; IFLA_MASTER alone would move it. */
 		if (!br->is_bridge)
-			hp_errexit(h, "brctl addif: not a bridge", -EOPNOTSUPP);
+			brctl_failed(v, "brctl addif: not a bridge", -EOPNOTSUPP);
 		if (d.master)
-			hp_errexit(h, "brctl addif: already a member of a bridge",
-				   -EBUSY);
+			brctl_failed(v, "brctl addif: already a member of a bridge",
+				     -EBUSY);
 		ret = nl_link_change(&v->nl, d.index, 0, 0, IFLA_MASTER,
 				     &br->index, sizeof(br->index));
 		if (ret < 0)
-			hp_errexit(h, "brctl addif", ret);
+			brctl_failed(v, "brctl addif", ret);
 	} else {
 		hp_log(h, HP_DEBUG, v->dev, " already on bridge ", v->bridge);
 	}
 	ret = nl_link_change(&v->nl, d.index, IFF_UP, IFF_UP, 0, NULL, 0);
 	if (ret < 0)
-		hp_errexit(h, "ip link set dev up", ret);
+		vif_ip_failed(v, "ip link set dev up", ret);
 }
 
 static void offline(struct vif *v, const struct nl_link *br)

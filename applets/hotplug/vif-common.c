@@ -33,6 +33,46 @@ static void rename_vif(struct vif *v, const char *vifname)
 	}
 }
 
+_Noreturn void vif_ip_failed(struct vif *v, const char *what, int err)
+{
+	if (err == -ENODEV)
+		hp_stderr(&v->h, "Cannot find device \"", v->dev, "\"\n");
+	else
+		hp_stderr(&v->h, "RTNETLINK answers: ", errno_text(-err), "\n");
+	hp_errexit(&v->h, what, err);
+}
+
+/* A tap's XENBUS_PATH, as vif-common.sh takes it from the name libxl
+ * gives QEMU's tap, vifDOMID.DEVID-emu: "vif" and "-emu" dropped,
+ * DOMID up to the last '.', DEVID after the first (the whole rest
+ * where there is none), under /local/domain/0/backend/vif. */
+static void tap_path(struct vif *v, const char *dev)
+{
+	const char *s = dev, *e, *dot;
+	size_t n, len = 0;
+	char *out = v->tap_path;
+
+	if (strncmp(s, HP_LIT("vif")) == 0)
+		s += 3;
+	n = strlen(s);
+	if (n >= 4 && memcmp(s + n - 4, HP_LIT("-emu")) == 0)
+		n -= 4;
+	e = s + n;
+	for (dot = e; dot > s && dot[-1] != '.'; dot--)
+		;
+	dot = dot > s ? dot - 1 : e;            /* ${dev_%.*} ends here */
+	if (str_append(out, sizeof(v->tap_path), &len,
+		       HP_LIT("/local/domain/0/backend/vif/")) < 0 ||
+	    str_append(out, sizeof(v->tap_path), &len, s, (size_t)(dot - s)) < 0 ||
+	    str_append(out, sizeof(v->tap_path), &len, HP_LIT("/")) < 0)
+		hp_errexit(&v->h, dev, -ENAMETOOLONG);
+	dot = memchr(s, '.', n);                /* ${dev_#*.} starts after it */
+	s = dot ? dot + 1 : s;
+	if (str_append(out, sizeof(v->tap_path), &len, s, (size_t)(e - s)) < 0)
+		hp_errexit(&v->h, dev, -ENAMETOOLONG);
+	v->h.xb_path = out;
+}
+
 void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	       const char *const *up_keys, const char *const *down_keys)
 {
@@ -63,8 +103,14 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	 * calls do nothing */
 	if ((online || strcmp(h->command, "offline") == 0) != v->vif_type)
 		hp_exit(h, 0);
-	if (!v->vif_type)
-		hp_fallback(h, "type_if=tap (an emulated NIC) is not handled natively");
+	if (v->vif_type) {
+		hp_env_required(h, "XENBUS_PATH", "vif-common.sh: line 84");
+		if (!dev)   /* dev=$vif: the message names dev */
+			hp_env_required(h, "dev", "vif-common.sh: line 85");
+	} else {
+		dev = hp_env_required(h, "INTERFACE", "vif-common.sh: line 98");
+		tap_path(v, dev);
+	}
 	/* The backend keys the call reads, sent now for xenstored to answer
 	 * while the call looks for hooks and opens netlink; read below. */
 	v->up = online || add;
@@ -80,25 +126,25 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 	}
 	if (hp_have_hooks(HP_SCRIPT_DIR "/vif-post.d"))
 		hp_fallback(h, "hooks in " HP_SCRIPT_DIR "/vif-post.d");
-	hp_env_required(h, "XENBUS_PATH");
-	if (!dev) {
-		write_strs(2, h->script, ": dev: parameter null or not set\n");
-		hp_exit(h, 1);
-	}
 	if (strlen(dev) >= sizeof(v->dev))
 		hp_errexit(h, dev, -ENODEV);   /* no link can be named so */
 	memcpy(v->dev, dev, strlen(dev) + 1);
 	ret = nl_open(&v->nl);
 	if (ret < 0)
 		hp_errexit(h, "netlink", ret);
-	hp_read_default(h, "vifname", vifname, sizeof(vifname), "");
+	hp_read_default(h, "vifname", vifname, sizeof(vifname) - 4, "");
 	if (vifname[0]) {
-		if (strlen(vifname) >= sizeof(v->dev))
+		size_t n = strlen(vifname);
+
+		if (!v->vif_type)               /* a tap's: vifname-emu */
+			memcpy(vifname + n, "-emu", 5);
+		n = strlen(vifname);
+		if (n >= sizeof(v->dev))
 			hp_fatal(h, "ip link set ", v->dev, " name ", vifname,
 				 " failed");
-		if (online)
+		if (online || add)
 			rename_vif(v, vifname);
-		memcpy(v->dev, vifname, strlen(vifname) + 1);
+		memcpy(v->dev, vifname, n + 1);
 	}
 	/* vif-common.sh reads ip for every vif script: forkless where it
 	 * is used (vif-route; vif-bridge's handle_iptable is off in 4.17) */

@@ -9,11 +9,14 @@
  * XENBUS_PATH/ip (or $ip) via the vif from dom0's address, metric 2;
  * offline: the routes deleted (never an error; the script's ifdown of the
  * vif fails without an ifupdown entry for it, so the address stays).
- * Entries of ip other than IPv4 ADDR[/LEN] or "default" go to the
- * diverted vif-route.distrib, as do hooks and tap calls (vif-common.c).
+ * An emulated NIC's tap (type_if=tap) gets the same on add and remove,
+ * its routes at metric 1, and no hotplug-status (the script writes it
+ * on online only). Entries of ip other than IPv4 ADDR[/LEN] or
+ * "default" go to the diverted vif-route.distrib, as do hooks
+ * (vif-common.c).
  */
 //config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~3 KiB; ~18 KiB alone)"
+//config:	bool "vif-route: a routed vif, by netlink (~3.6 KiB; ~19.6 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
@@ -25,7 +28,8 @@
 //usage:Xen hotplug script (libxl runs it): route the vif named by $vif, as
 //usage:Debian's vif-route: dom0's address from $netdev (default eth0) on
 //usage:the vif, proxy ARP, a route per address in XENBUS_PATH/ip.
-//usage:Hooks in /etc/xen/scripts/vif-post.d and type_if=tap add/remove run
+//usage:type_if=tap add|remove: an emulated NIC's tap ($INTERFACE), metric 1.
+//usage:Hooks in /etc/xen/scripts/vif-post.d run
 //usage:/etc/xen/scripts/vif-route.distrib.
 //usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
 #include <errno.h>
@@ -144,6 +148,8 @@ static void dom0_ip(struct vif *v, unsigned char ip[4])
 
 	if (nl_link_get(&v->nl, nd, &l) == 0)
 		nl_addr_each(&v->nl, AF_INET, l.index, first_primary, &fp);
+	else   /* ip addr show's complaint (nd: at most HP_MSG_MAX) */
+		hp_stderr(h, "Device \"", nd, "\" does not exist.\n");
 	if (!fp.found) {
 		char msg[HP_MSG_MAX];
 		size_t len = 0;
@@ -161,13 +167,24 @@ static void dom0_ip(struct vif *v, unsigned char ip[4])
 	memcpy(ip, fp.addr, 4);
 }
 
-/* ip route add|del WORD dev DEV src SRC metric 2 (a vif's metric) */
+/* ip route add|del WORD dev DEV src SRC metric M: 2 for a vif, 1 for
+ * a tap */
 static int route_add(struct vif *v, const char *word, const unsigned char *dst,
 		     unsigned len, const unsigned char *src)
 {
+	int ret = nl_route_change(&v->nl, RTM_NEWROUTE, AF_INET, dst, len,
+				  v->index, src, v->vif_type ? 2 : 1);
+	uint32_t a = (uint32_t)dst[0] << 24 | (uint32_t)dst[1] << 16 |
+		     (uint32_t)dst[2] << 8 | dst[3];
+
 	(void)word;
-	return nl_route_change(&v->nl, RTM_NEWROUTE, AF_INET, dst, len,
-			       v->index, src, 2);
+	/* ip's complaint: the kernel's extended ack for host bits set
+	 * (ADDR/LEN is not a network), else the error */
+	if (ret == -EINVAL && len < 32 && (a & (0xffffffffu >> len)))
+		hp_stderr(&v->h, "Error: Invalid prefix for given prefix length.\n");
+	else if (ret < 0)
+		hp_stderr(&v->h, "RTNETLINK answers: ", errno_text(-ret), "\n");
+	return ret;
 }
 
 static int route_del(struct vif *v, const char *word, const unsigned char *dst,
@@ -175,14 +192,28 @@ static int route_del(struct vif *v, const char *word, const unsigned char *dst,
 {
 	char shown[16];
 	int ret = v->index ? nl_route_change(&v->nl, RTM_DELROUTE, AF_INET, dst,
-					     len, v->index, src, 2) : -ENODEV;
+					     len, v->index, src,
+					     v->vif_type ? 2 : 1) : -ENODEV;
 
 	if (ret < 0) {   /* do_without_error */
 		inet4_text(shown, src);
 		hp_log(&v->h, HP_DEBUG, "ip route del ", word, " dev ", v->dev,
-		       " src ", shown, " metric 2 failed");
+		       " src ", shown, v->vif_type ? " metric 2 failed"
+		       : " metric 1 failed");
 	}
 	return 0;
+}
+
+/* What net-tools' ifconfig prints when it cannot set DEV's address:
+ * each of its two ioctls fails, each followed by its flags lookup. */
+static void ifconfig_failed(struct hotplug *h, const char *dev, int err)
+{
+	const char *why = errno_text(-err);
+
+	hp_stderr(h, "SIOCSIFADDR: ", why, "\n", dev,
+		  ": ERROR while getting interface flags: ", why, "\n");
+	hp_stderr(h, "SIOCSIFNETMASK: ", why, "\n", dev,
+		  ": ERROR while getting interface flags: ", why, "\n");
 }
 
 /* ifconfig DEV IP netmask 255.255.255.255 up, by its own ioctls:
@@ -236,8 +267,10 @@ int vif_route_main(int argc, char **argv)
 
 		if (ret == 0)
 			ret = set_address(v.dev, ip);
-		if (ret < 0)
+		if (ret < 0) {
+			ifconfig_failed(h, v.dev, ret);
 			hp_sigerr(h, "ifconfig", ret);
+		}
 		path[0] = '\0';
 		str_append(path, sizeof(path), &len, HP_LIT("/proc/sys/net/ipv4/conf/"));
 		str_append(path, sizeof(path), &len, v.dev, strlen(v.dev));
@@ -248,7 +281,7 @@ int vif_route_main(int argc, char **argv)
 		close(fd);
 		v.index = d.index;
 		ret = each_route(&v, ip, route_add);
-		if (ret < 0)
+		if (ret < 0)   /* route_add said why (hp_stderr) */
 			hp_sigerr(h, "ip route add", ret);
 	} else {
 		hp_log(h, HP_DEBUG, "ifdown ", v.dev, " failed");
@@ -257,7 +290,7 @@ int vif_route_main(int argc, char **argv)
 	}
 	hp_log(h, HP_DEBUG, "Successful vif-route ", h->command, " for ",
 	       v.dev, ".");
-	if (v.up)
+	if (v.up && v.vif_type)   /* online, not a tap's add */
 		hp_success(h);
 	hp_exit(h, 0);
 }

@@ -8,7 +8,7 @@
 #                  /var/run/xen-hotplug are private), tmpfs /var/log, an
 #                  overlay on /etc with an empty /etc/xen/scripts, a tmpfs
 #                  /dev with the nodes the scripts use (null, loop*, the
-#                  /dev/std* links) and a /dev/log sink (syslog-sink.py,
+#                  /dev/std* links; net/tun for the taps) and a /dev/log sink (syslog-sink.py,
 #                  datagrams to $HP/syslog); the stand-in xenstored
 #                  (tests/xenstored-standin.py) on /var/run/xenstored/socket,
 #                  its tree in $HP/xs/tree. Sets HP (the scratch dir).
@@ -36,6 +36,7 @@
 HP_DEBS=$TOP/build/hotplug-debs
 XS_ROOT=$HP_DEBS/root
 HP_PATH=/usr/sbin:/usr/bin:/sbin:/bin:$XS_ROOT/usr/bin
+HP_ERR_LOG=/var/log/xen/xen-hotplug.log
 
 # hp_prepare NAME: the packages and tools, or 1 after a SKIPPED/FAIL line.
 hp_prepare() {
@@ -87,6 +88,7 @@ hp_root() {
 	mknod -m 666 /dev/full c 1 7; mknod -m 666 /dev/urandom c 1 9
 	mknod -m 666 /dev/random c 1 8; mknod -m 666 /dev/tty c 5 0
 	mknod -m 660 /dev/loop-control c 10 237
+	mkdir /dev/net && mknod -m 666 /dev/net/tun c 10 200   # QEMU's taps
 	for i in $(seq 0 255); do mknod -m 660 "/dev/loop$i" b 7 "$i"; done
 	ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin
 	ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
@@ -185,6 +187,10 @@ hp_tree() {
 # stay in $HP/NAME.{debian,forkless} for the checks after it. A
 # deliberate difference is stated as FIXUP, a sed script that turns
 # Debian's end state into forkless's (the xenstore lines sorted again).
+# What each appended to /var/log/xen/xen-hotplug.log (the scripts'
+# stderr) must be equal too ($HP/NAME.{debian,forkless}.hplog); Debian's
+# script creates the file empty on every call, forkless only when it has
+# something to write there (so a file missing after the call is empty).
 normalize() {
 	sed "${FIXUP:-}" | awk '/^\// { t[++n] = $0; next } { r[++m] = $0 }
 		END { print r[1]; c = "sort"; for (i = 1; i <= n; i++) print t[i] | c; close(c)
@@ -198,8 +204,10 @@ scenario() {
 		: >"$HP/syslog"
 		hp_use "$how" "$HP_FAMILY"
 		$setup
+		rm -f "$HP_ERR_LOG"
 		HP_STRACE=$HP/$name.$how.strace hp_call "$@"
 		hp_xs_requests >"$HP/$name.$how.xsreq"
+		cat "$HP_ERR_LOG" >"$HP/$name.$how.hplog" 2>/dev/null
 		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
 		printf '%s' "$ERR" >"$HP/$name.$how.err"
 	done
@@ -207,6 +215,11 @@ scenario() {
 		pass "$HP_FAMILY/$name: same end state as Debian's script"
 	else
 		fail "$HP_FAMILY/$name: end state differs from Debian's script" "$(cat "$HP/$name.diff")"
+	fi
+	if diff -u "$HP/$name.debian.hplog" "$HP/$name.forkless.hplog" >"$HP/$name.hplog.diff"; then
+		pass "$HP_FAMILY/$name: same xen-hotplug.log lines as Debian's script"
+	else
+		fail "$HP_FAMILY/$name: xen-hotplug.log differs from Debian's script" "$(cat "$HP/$name.hplog.diff")"
 	fi
 	# WANT_PROCS=-: a call forkless hands over (the script's processes)
 	if [ "${WANT_PROCS:-1}" != - ]; then

@@ -159,24 +159,127 @@ scenario tap-online-is-noop s_plain "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0
 scenario unknown-type-if s_plain "${VIF_ENV[@]}" type_if=ovs -- vif-bridge online
 has unknown-type-if "rc 1"
 
+# The ${VAR:?} messages (bash's, with the file and line): exit 1, the
+# message in xen-hotplug.log, where the scripts' stderr goes.
+scenario no-XENBUS_PATH s_plain vif=vif1.0 -- vif-bridge online
+has no-XENBUS_PATH "rc 1"
+check "vif-bridge/no-XENBUS_PATH: xen-hotplug.log" \
+	"/etc/xen/scripts/vif-common.sh: line 84: XENBUS_PATH: parameter null or not set" \
+	"$(cat "$HP/no-XENBUS_PATH.forkless.hplog")"
+scenario no-vif s_plain XENBUS_PATH=backend/vif/1/0 -- vif-bridge online
+has no-vif "rc 1"
+
+# ---- emulated NICs: QEMU's tap (type_if=tap add|remove) -------------------
+
+# libxl runs `vif-bridge add|remove type_if=tap` for an HVM guest's
+# emulated NIC with INTERFACE, the tap QEMU made (vifDOMID.DEVID-emu, or
+# VIFNAME-emu), beside vif and XENBUS_PATH: a real tap device here.
+TAP_ENV=(script=/etc/xen/scripts/vif-bridge XENBUS_TYPE=vif
+	XENBUS_PATH=backend/vif/1/0 XENBUS_BASE_PATH=backend netdev=
+	INTERFACE=vif1.0-emu vif=vif1.0)
+add_tap() {   # add_tap NAME: QEMU's tap, with an address to be flushed
+	ip tuntap add dev "$1" mode tap && ip link set "$1" address 00:16:3e:00:00:03
+	ip addr add 192.0.2.19/24 dev "$1"
+}
+s_tap() { add_bridge xenbr0 02:00:00:00:00:10 1400; add_tap vif1.0-emu; xs write backend/vif/1/0/bridge xenbr0; }
+scenario tap-add s_tap "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+has tap-add "rc 0"
+has tap-add "vif1.0-emu: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1400 qdisc"
+has tap-add "master xenbr0 state DOWN"
+has tap-add "link/ether fe:ff:ff:ff:ff:ff"
+# no frontend mtu, no hotplug-status (libxl waits for neither on a tap)
+has tap-add "/local/domain/0/backend/vif/1/0/hotplug-status="
+check "vif-bridge/tap-add: no frontend mtu" "" "$(grep 'device/vif/0/mtu' "$HP/tap-add.forkless")"
+s_tap_on() { s_tap; ip link set vif1.0-emu master xenbr0 up; }
+scenario tap-remove s_tap_on "${TAP_ENV[@]}" -- vif-bridge remove type_if=tap
+has tap-remove "vif1.0-emu: <BROADCAST,MULTICAST> mtu 1500 qdisc"
+scenario tap-add-env-type s_tap "${TAP_ENV[@]}" type_if=tap -- vif-bridge add
+scenario tap-remove-vanished s_tap "${TAP_ENV[@]}" -- vif-bridge remove type_if=tap
+# The keys are read where the tap's name points (vif1.0-emu: backend/vif/1/0),
+# not at XENBUS_PATH: here the environment's names another device.
+s_tap_mtu() { s_tap; xs write backend/vif/1/0/mtu 1280; }
+scenario tap-mtu-from-xenstore s_tap_mtu "${TAP_ENV[@]/XENBUS_PATH=backend\/vif\/1\/0/XENBUS_PATH=backend/vif/7/7}" -- vif-bridge add type_if=tap
+has tap-mtu-from-xenstore "vif1.0-emu: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1280"
+s_tap_bad_mtu() { s_tap; xs write backend/vif/1/0/mtu jumbo; }
+scenario tap-mtu-not-a-number s_tap_bad_mtu "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+# vifname: the tap is renamed VIFNAME-emu on add, named so on remove
+s_tap_vifname() { s_tap; xs write backend/vif/1/0/vifname web0; }
+scenario tap-vifname s_tap_vifname "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+has tap-vifname "web0-emu: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1400 qdisc pfifo_fast master xenbr0"
+s_tap_vifname_on() { s_tap_vifname; ip link set vif1.0-emu name web0-emu; ip link set web0-emu master xenbr0 up; }
+scenario tap-vifname-remove s_tap_vifname_on "${TAP_ENV[@]}" -- vif-bridge remove type_if=tap
+has tap-vifname-remove "web0-emu: <BROADCAST,MULTICAST> mtu 1500 qdisc pfifo_fast state DOWN"
+s_tap_vifname_taken() { s_tap_vifname; add_tap web0-emu; }
+scenario tap-vifname-taken s_tap_vifname_taken "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+has tap-vifname-taken "/local/domain/0/backend/vif/1/0/hotplug-error=Cannot rename interface vif1.0-emu. An interface with name web0-emu already exists."
+has tap-vifname-taken "rc 1"
+# What libxl passes when vifname is set: INTERFACE=web0-emu, the name QEMU
+# gave the tap. The scripts then look for keys under backend/vif/web0/web0
+# (none: no rename, the bridge from $bridge or the first one).
+s_tap_named() { add_bridge xenbr0 02:00:00:00:00:10 1400; add_tap web0-emu; xs write backend/vif/1/0/vifname web0; }
+scenario tap-libxl-vifname s_tap_named "${TAP_ENV[@]/INTERFACE=vif1.0-emu/INTERFACE=web0-emu}" -- vif-bridge add type_if=tap
+has tap-libxl-vifname "web0-emu: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1400 qdisc pfifo_fast master xenbr0"
+# Odd names: the DOMID up to the last dot, the DEVID after the first.
+s_tap_odd() { s_tap; ip link set vif1.0-emu name vif2.3.4-emu; xs write backend/vif/2.3/3.4/bridge xenbr0 backend/vif/2.3/3.4/mtu 1300; }
+scenario tap-dotted-name s_tap_odd "${TAP_ENV[@]/INTERFACE=vif1.0-emu/INTERFACE=vif2.3.4-emu}" -- vif-bridge add type_if=tap
+has tap-dotted-name "mtu 1300"
+s_tap_plain_name() { add_bridge xenbr0 02:00:00:00:00:10; add_tap qemutap; }
+scenario tap-other-name s_tap_plain_name "${TAP_ENV[@]/INTERFACE=vif1.0-emu/INTERFACE=qemutap}" -- vif-bridge add type_if=tap
+has tap-other-name "master xenbr0"
+# failures: no such bridge (fatal: hotplug-error under the tap's path), the
+# tap gone (set -e: exit 1, ip's complaint in xen-hotplug.log), no INTERFACE
+s_tap_missing() { s_tap; xs write backend/vif/1/0/bridge xenbr9; }
+scenario tap-missing-bridge s_tap_missing "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+has tap-missing-bridge "/local/domain/0/backend/vif/1/0/hotplug-error=Could not find bridge device xenbr9"
+s_tap_gone() { add_bridge xenbr0 02:00:00:00:00:10; xs write backend/vif/1/0/bridge xenbr0; }
+FIXUP='$a <27>TIME root: /etc/xen/scripts/vif-bridge: vif1.0-emu: No such device' \
+scenario tap-vanished s_tap_gone "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+has tap-vanished "rc 1"
+check "vif-bridge/tap-vanished: xen-hotplug.log" 'Cannot find device "vif1.0-emu"' "$(cat "$HP/tap-vanished.forkless.hplog")"
+s_tap_other() { s_tap; add_bridge xenbr1 02:00:00:00:00:11; ip link set vif1.0-emu master xenbr1; }
+FIXUP='$a <27>TIME root: /etc/xen/scripts/vif-bridge: brctl addif: already a member of a bridge: Resource busy' \
+scenario tap-on-another-bridge s_tap_other "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+scenario tap-no-INTERFACE s_tap "${TAP_ENV[@]/INTERFACE=vif1.0-emu/INTERFACE=}" -- vif-bridge add type_if=tap
+has tap-no-INTERFACE "rc 1"
+scenario tap-invalid-type s_tap "${TAP_ENV[@]}" -- vif-bridge add type_if=emu
+# add reads vifname, bridge and mtu in one round trip, and writes nothing;
+# remove reads vifname and bridge
+check "vif-bridge/tap-add: xenstore requests (Debian's: $(cat "$HP/tap-add.debian.xsreq"))" 3 "$(cat "$HP/tap-add.forkless.xsreq")"
+check "vif-bridge/tap-add: xenstore round trips" 1 "$(hp_xs_trips "$HP/tap-add.forkless.strace")"
+check "vif-bridge/tap-remove: xenstore requests (Debian's: $(cat "$HP/tap-remove.debian.xsreq"))" 2 "$(cat "$HP/tap-remove.forkless.xsreq")"
+if [ -z "${FORKLESS_SANITIZED:-}" ]; then   # (its runtime makes syscalls of its own)
+	# online's, less the frontend's mtu and hotplug-status
+	check "vif-bridge/tap-add: at most 35 system calls (Debian's: $(hp_procs "$HP/tap-add.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/tap-add.forkless.strace" 35)"
+	check "vif-bridge/tap-remove: at most 21 system calls (Debian's: $(hp_procs "$HP/tap-remove.debian.strace") processes)" \
+		yes "$(hp_syscalls_within "$HP/tap-remove.forkless.strace" 21)"
+fi
+
 # ---- forkless only -------------------------------------------------------
 
-# The ${VAR:?} messages: bash adds its line number; the exit status is 1.
+# Without /dev/log the lines go to stderr as logging.sh's fallback does:
+# to xen-hotplug.log
 net_reset; vif_xs_reset vif-bridge; : >"$HP/syslog"; s_plain; hp_use forkless vif-bridge
-expect "vif-bridge/no-XENBUS_PATH" 1 "" \
-	$'/etc/xen/scripts/vif-bridge: XENBUS_PATH: parameter null or not set\n' -- \
-	env -i vif=vif1.0 /etc/xen/scripts/vif-bridge online
-expect "vif-bridge/no-vif" 1 "" \
-	$'/etc/xen/scripts/vif-bridge: dev: parameter null or not set\n' -- \
-	env -i XENBUS_PATH=backend/vif/1/0 /etc/xen/scripts/vif-bridge online
-
-# Without /dev/log the lines go to stderr as logging.sh's fallback does.
 mv /dev/log /dev/log.off
+rm -f "$HP_ERR_LOG"
 hp_call "${VIF_ENV[@]}" -- vif-bridge online
 check "vif-bridge/stderr-log: status" 0 "$RC"
 check "vif-bridge/stderr-log: lines" "/etc/xen/scripts/vif-bridge online XENBUS_PATH=backend/vif/1/0
-/etc/xen/scripts/vif-bridge xenbr0 MTU is 1400" "$(printf '%s\n' "$ERR" | head -2)"
+/etc/xen/scripts/vif-bridge xenbr0 MTU is 1400" "$(head -2 "$HP_ERR_LOG")"
+check "vif-bridge/stderr-log: nothing on stderr" "" "$ERR"
+check "vif-bridge/stderr-log: the file made as >> makes it" "-rw-r--r-- root" "$(stat -c '%A %U' "$HP_ERR_LOG")"
 mv /dev/log.off /dev/log
+# Appended to, never truncated; without /var/log/xen, stderr (where
+# Debian's exec 2>> fails and the script exits 1)
+printf 'before\n' >"$HP_ERR_LOG"
+net_reset; vif_xs_reset vif-bridge; s_plain; ip link del vif1.0
+hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "vif-bridge/xen-hotplug.log: appended" 'before
+Cannot find device "vif1.0"' "$(cat "$HP_ERR_LOG")"
+mv /var/log/xen /var/log/xen.off
+hp_call "${VIF_ENV[@]}" -- vif-bridge online
+check "vif-bridge/xen-hotplug.log: no directory: stderr" '1 Cannot find device "vif1.0"' "$RC $(printf '%s' "$ERR")"
+mv /var/log/xen.off /var/log/xen
 
 # Hooks in vif-post.d: Debian's script runs them, so it runs instead, by
 # exec (the strace shows one process: forkless, then the script's bash
@@ -200,18 +303,14 @@ HP_STRACE=$HP/nohook.strace hp_call "${VIF_ENV[@]}" -- vif-bridge online
 check "vif-bridge/hook: a non-executable hook is not one" 1 "$(hp_procs "$HP/nohook.strace")"
 rm -r /etc/xen/scripts/vif-post.d
 
-# type_if=tap add: handed over; without the diverted script, an error.
+# A call to hand over without the diverted script: an error.
 net_reset; vif_xs_reset vif-bridge; s_plain
-ip link add vif1.0-emu type veth peer name guest1-emu
-hp_call "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge add
-check "vif-bridge/tap-add: handed over, as Debian's" "0 master xenbr0" \
-	"$RC $(ip -o link show vif1.0-emu | grep -o 'master xenbr0')"
 rm /etc/xen/scripts/vif-bridge.distrib
 xs write backend/vif/1/0/hotplug-status ""
-hp_call "${VIF_ENV[@]}" type_if=tap INTERFACE=vif1.0-emu -- vif-bridge add
+hp_call "${VIF_ENV[@]}" -- vif-bridge online 'bridge=$(true)'
 check "vif-bridge/no-distrib: status" 1 "$RC"
 check "vif-bridge/no-distrib: hotplug-error" \
-	"cannot run /etc/xen/scripts/vif-bridge.distrib (type_if=tap (an emulated NIC) is not handled natively): No such file or directory" \
+	"cannot run /etc/xen/scripts/vif-bridge.distrib (an argument the script would eval as shell code): No such file or directory" \
 	"$(xs read backend/vif/1/0/hotplug-error 2>&1)"
 
 # A xenstored that never answers: reported within the budget, not hung.

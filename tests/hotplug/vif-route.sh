@@ -73,6 +73,34 @@ s_novif() { add_eth eth0 10.1.0.1/24; }
 FIXUP='/scripts\/vif-route: online XENBUS_PATH/a <27>TIME root: /etc/xen/scripts/vif-route: ifconfig: No such device' \
 scenario vif-vanished s_novif "${VIF_ENV[@]}" -- vif-route online
 
+# An emulated NIC's tap (type_if=tap add|remove, QEMU's tap vif1.0-emu, a real
+# tap device): the same steps, routes at metric 1, no hotplug-status.
+TAP_ENV=(script=/etc/xen/scripts/vif-route XENBUS_TYPE=vif
+	XENBUS_PATH=backend/vif/1/0 XENBUS_BASE_PATH=backend netdev=
+	INTERFACE=vif1.0-emu vif=vif1.0)
+s_tap() { add_eth eth0 10.1.0.1/24; ip tuntap add dev vif1.0-emu mode tap; ip link set vif1.0-emu address 00:16:3e:00:00:03
+	xs write backend/vif/1/0/ip "10.1.0.5 10.2.0.0/16"; }
+state() {   # (with the taps' proxy_arp)
+	echo "rc $RC"
+	grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' "$HP/xs/tree"
+	net_state
+	for f in /proc/sys/net/ipv4/conf/*/proxy_arp; do case $f in */vif*) echo "$f $(cat $f)";; esac; done
+	hp_syslog; }
+scenario tap-add s_tap "${TAP_ENV[@]}" -- vif-route add type_if=tap
+has tap-add "10.1.0.5 dev vif1.0-emu scope link src 10.1.0.1 metric 1 linkdown "
+has tap-add "/proc/sys/net/ipv4/conf/vif1.0-emu/proxy_arp 1"
+has tap-add "/local/domain/0/backend/vif/1/0/hotplug-status="
+s_tap_on() { s_tap; ip addr add 10.1.0.1/32 dev vif1.0-emu; ip link set vif1.0-emu up
+	ip route add 10.1.0.5 dev vif1.0-emu src 10.1.0.1 metric 1; ip route add 10.2.0.0/16 dev vif1.0-emu src 10.1.0.1 metric 1; }
+scenario tap-remove s_tap_on "${TAP_ENV[@]}" -- vif-route remove type_if=tap
+s_tap_vifname() { s_tap; xs write backend/vif/1/0/vifname web0; }
+scenario tap-vifname s_tap_vifname "${TAP_ENV[@]}" -- vif-route add type_if=tap
+has tap-vifname "10.1.0.5 dev web0-emu scope link src 10.1.0.1 metric 1 linkdown "
+s_tap_gone() { add_eth eth0 10.1.0.1/24; }
+FIXUP='/scripts\/vif-route: add type_if=tap XENBUS_PATH/a <27>TIME root: /etc/xen/scripts/vif-route: ifconfig: No such device' \
+scenario tap-vanished s_tap_gone "${TAP_ENV[@]}" -- vif-route add type_if=tap
+scenario tap-remove-vanished s_tap_gone "${TAP_ENV[@]}" -- vif-route remove type_if=tap
+
 # An ip entry forkless does not parse (IPv6 here): Debian's script runs.
 s_v6() { s_plain; xs write backend/vif/1/0/ip 2001:db8::5; }
 FIXUP='/scripts\/vif-route: online XENBUS_PATH/a <29>TIME root: /etc/xen/scripts/vif-route: handing over to /etc/xen/scripts/vif-route.distrib: an ip entry other than ADDR[/LEN]\n<31>TIME root: /etc/xen/scripts/vif-route.distrib: online XENBUS_PATH=backend/vif/1/0
