@@ -18,7 +18,8 @@
 #                       during the test; /vmtest/vmclock prints a microsecond clock
 #   /vmtest/modules/    kernel modules (load order in /vmtest/modules/order)
 #
-# Kernel command line parameters for us: vmtest.mode=xen|noxen, vmtest.n=LOOPS (timing).
+# Kernel command line parameters for us: vmtest.mode=xen|noxen|noshell, vmtest.n=LOOPS
+# (timing).
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 B=/bin/busybox
@@ -58,6 +59,44 @@ for m in $(cat /vmtest/modules/order); do
 	insmod /vmtest/modules/$m.ko 2>/tmp/insmod.err || modfail="$modfail $m($(oneline /tmp/insmod.err))"
 done
 [ -z "$modfail" ] && pass modules || fail modules "insmod failed:$modfail"
+
+# the Debian dom0 root at /xen (tests/vm/xenroot) made ready to run in: its /proc, /sys,
+# /dev, /run, /tmp, the xenout and xensave shares, a syslog (Xen boot and noshell boot)
+X=/xen
+xen_root() {
+	mount -t proc proc $X/proc && mount -t sysfs sysfs $X/sys && mount -t devtmpfs devtmpfs $X/dev &&
+		mkdir -p $X/dev/pts $X/dev/shm && mount -t devpts devpts $X/dev/pts &&
+		mount -t tmpfs tmpfs $X/dev/shm && mount -t tmpfs -o mode=755 tmpfs $X/run &&
+		mount -t tmpfs tmpfs $X/tmp || fail xen-toolstack/mounts "mounting /proc, /sys, /dev, /run, /tmp in $X failed"
+	# results for the host's process table (a second 9p device, tag xenout)
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 xenout $X/vmtest/out 2>/tmp/mnt.err ||
+		fail xen-toolstack/xenout "mount of the xenout share failed: $(oneline /tmp/mnt.err)"
+	# xendomains' save directory (tests/vm/toolstack/seed.sh) on the host's disk, as a
+	# dom0's /var/lib/xen/save is on its own: not in dom0's RAM (a third 9p device).
+	# cache=loose: writes go through the page cache, as on a disk's filesystem; without
+	# it 9p hands xl save's buffers (the guest's pages, mapped from Xen) to virtio as they
+	# are, and every save fails "Failed to write page data to stream (14 = Bad address)"
+	mkdir -p $X/var/lib/xen/save
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose xensave $X/var/lib/xen/save 2>/tmp/mnt.err ||
+		fail xen-toolstack/xensave "mount of the xensave share failed: $(oneline /tmp/mnt.err)"
+	# a syslog, as on a Debian host: the hotplug scripts log with logger(1) to /dev/log
+	$B syslogd -O $X/var/log/messages
+}
+
+# ---- the noshell boot: a dom0 root with no shell and no python3, driven from here, outside
+# it (tests/vm/toolstack/noshell.sh); nothing else runs in this boot ----
+if [ "$MODE" = noshell ]; then
+	if [ -f $X/vmtest/noshell.sh ]; then
+		xen_root
+		$B sh $X/vmtest/noshell.sh
+		sync
+		umount $X/vmtest/out
+		umount $X/var/lib/xen/save
+	else
+		fail noshell "no /xen/vmtest/noshell.sh in the initramfs"
+	fi
+	finish
+fi
 # Modules only the mount-helper checks use (the kernel's own vboxsf and
 # virtiofs option parsers): loaded when the kernel ships them.
 for m in fuse virtiofs vboxguest vboxsf; do
@@ -230,24 +269,7 @@ done
 # ---- the real Xen toolstack (xl, oxenstored, Debian's hotplug scripts, PV domUs): in the
 # Debian root at /xen that tests/vm/xenroot built, see tests/vm/toolstack/dom0.sh ----
 if [ "$MODE" = xen ] && [ -x /xen/vmtest/dom0.sh ]; then
-	X=/xen
-	mount -t proc proc $X/proc && mount -t sysfs sysfs $X/sys && mount -t devtmpfs devtmpfs $X/dev &&
-		mkdir -p $X/dev/pts $X/dev/shm && mount -t devpts devpts $X/dev/pts &&
-		mount -t tmpfs tmpfs $X/dev/shm && mount -t tmpfs -o mode=755 tmpfs $X/run &&
-		mount -t tmpfs tmpfs $X/tmp || fail xen-toolstack/mounts "mounting /proc, /sys, /dev, /run, /tmp in $X failed"
-	# results for the host's process table (a second 9p device, tag xenout)
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 xenout $X/vmtest/out 2>/tmp/mnt.err ||
-		fail xen-toolstack/xenout "mount of the xenout share failed: $(oneline /tmp/mnt.err)"
-	# xendomains' save directory (tests/vm/toolstack/seed.sh) on the host's disk, as a
-	# dom0's /var/lib/xen/save is on its own: not in dom0's RAM (a third 9p device).
-	# cache=loose: writes go through the page cache, as on a disk's filesystem; without
-	# it 9p hands xl save's buffers (the guest's pages, mapped from Xen) to virtio as they
-	# are, and every save fails "Failed to write page data to stream (14 = Bad address)"
-	mkdir -p $X/var/lib/xen/save
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose xensave $X/var/lib/xen/save 2>/tmp/mnt.err ||
-		fail xen-toolstack/xensave "mount of the xensave share failed: $(oneline /tmp/mnt.err)"
-	# a syslog, as on a Debian host: the hotplug scripts log with logger(1) to /dev/log
-	$B syslogd -O $X/var/log/messages
+	xen_root
 	chroot $X /bin/bash /vmtest/dom0.sh
 	sync
 	umount $X/vmtest/out

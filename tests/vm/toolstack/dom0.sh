@@ -82,6 +82,27 @@ STRACE_XL=(strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,exec
 strace_xl() { # OUT CMD...
 	"${STRACE_XL[@]}" -o "$@"
 }
+# strace_start OUT CMD...: CMD under STRACE_XL into OUT, in the background; its status once
+# CMD itself has ended (the daemons it started stay traced, their forks in OUT)
+strace_start() {
+	local out=$1 pid= l i=0
+	shift
+	rm -f "$out"
+	"${STRACE_XL[@]}" -o "$out" "$@" &
+	while [ $i -lt $((XL_TIMEOUT * 5)) ]; do
+		[ -n "$pid" ] || pid=$(awk 'NR == 1 && $3 ~ /^execve/ { print $1 }' "$out" 2>/dev/null)
+		if [ -n "$pid" ]; then
+			l=$(grep -aE "^$pid +[0-9.]+ \+\+\+ (exited with|killed by) " "$out")
+			case $l in
+			*"exited with "*) l=${l##*exited with }; return "${l%% *}" ;;
+			*"killed by "*) return 137 ;;
+			esac
+		fi
+		nap 0.2
+		i=$((i + 1))
+	done
+	return 124
+}
 
 # the parts of sections 4 and 5 (functions only: nothing runs when sourced)
 . $V/xendomains.sh
@@ -136,7 +157,9 @@ K=/run/domu-vmlinux
 gunzip -c $D/vmlinux.gz >$K 2>$T/gunzip.err ||
 	fail domu-kernel "gunzip -c $D/vmlinux.gz >$K: $(oneline $T/gunzip.err)"
 # Debian's init script as a Debian boot runs it; it calls xen-version and xen-dir (forkless).
-/etc/init.d/xen start >$T/init-xen.log 2>&1
+# Traced (init-xen.txt): the toolstack start's processes, against the xencommons applet's
+# in the noshell boot (tests/vm/proctable)
+strace_start $T/init-xen.txt /etc/init.d/xen start >$T/init-xen.log 2>&1
 rc=$?
 pid=$(cat /run/xenstore.pid 2>/dev/null)
 exe=$(readlink "/proc/$pid/exe" 2>/dev/null)

@@ -12,7 +12,9 @@
 #                              M a random id made at boot and kept in RAM
 #                              (the same only in the same boot), eth0's link-local address,
 #                              the uptime, and the first line of xvda read from the disk
-#                              (caches dropped first), as dom0 last wrote it there
+#                              (caches dropped first), as dom0 last wrote it there; at
+#                              its start it writes "DOMU-WROTE TOKEN" into xvda's second
+#                              block
 # Kernel command line: fltest.mode=check|idle|seed, fltest.token=TOKEN.
 B=/bin/busybox
 $B mount -t proc proc /proc
@@ -65,6 +67,9 @@ fi
 if [ "$MODE" = seed ]; then
 	ip link set eth0 up
 	read -r marker </proc/sys/kernel/random/uuid # kept in RAM: the same only in the same boot
+	# the guest's own write, in xvda's second block (dom0 reads it from the image)
+	echo "DOMU-WROTE $TOKEN" | dd of=/dev/xvda bs=512 seek=1 count=1 conv=notrunc,sync 2>/dev/null
+	sync
 	own=
 	# every 3 s, whoever is attached (an `xl console` sees what is printed while attached);
 	# builtins only but `sleep` and, until eth0 has it, `ip`: five guests share one CPU

@@ -1,0 +1,268 @@
+#!/bin/busybox sh
+# tests/vm/toolstack/noshell.sh — a dom0 with no shell and no python3 at all (the Xen boot
+# "noshell" of tests/vm/run; tests/vm/guest/init.sh runs it with busybox sh, OUTSIDE the
+# dom0 root, after mounting /proc, /sys, /dev, /run, /tmp and the xenout and xensave shares
+# in it). The root is the real Debian 12 dom0 of the Xen boot (tests/vm/xenroot) with
+# every shell (sh, dash, bash, rbash), python3 and start-stop-daemon replaced by
+# tests/vm/tripwire (it records who ran it and exits 127). Each step below is one program
+# run in the root by `chroot`, under `strace -f` (its forks and execs; with --seccomp-bpf the
+# daemons it leaves run at full speed; noshell-STEP.trace in the xenout share):
+#   0. Debian's /etc/init.d/xen start fails at its first step (its #!/bin/sh is the
+#      tripwire): the proof is not empty
+#   1. forkless --install -s /, the backend modules by modprobe (what udev loads on a host)
+#   2. xencommons start: modules, xenfs, oxenstored, xen-init-dom0, xenconsoled
+#   3. xl list, xl info, xentop, xenstore-read through the wrapper; xen-init-list
+#   4. three PV domUs (a vif on xenbr0, a file: disk) in /etc/xen/auto: xendomains start
+#      creates them; each reports on its console (domu-init.sh, mode seed), writes its disk
+#      and answers ping6 from dom0; xen-init-name names their configs
+#   5. xendomains stop saves them (the xensave share), xendomains start restores them: the
+#      same boot (marker), pinging again
+#   6. xl destroy each
+# Then: no execve of a shell, python3 or start-stop-daemon in any trace, and the tripwire
+# log empty. Results: VMTEST lines on the console.
+B=/bin/busybox X=/xen
+V=$X/vmtest O=$X/vmtest/out T=/tmp/noshell
+TOKEN=$(cat $V/token 2>/dev/null || echo notoken)
+TMO=240      # seconds for one step or one guest milestone (TCG is slow)
+NAMES="ns-1 ns-2 ns-3"
+XD=/usr/lib/xen-common/bin/xendomains
+XC=/usr/lib/xen-common/bin/xencommons
+$B mkdir -p $T
+# the applets this boot needs (a build configured without them has nothing to prove here)
+for a in xencommons xendomains xen-init-list xen-init-name vif-bridge block; do
+	$V/forkless --list | $B grep -qx $a && continue
+	echo "VMTEST SKIP noshell: forkless was built without $a"
+	exit 0
+done
+
+pass() { echo "VMTEST PASS $1"; }
+fail() { n=$1; shift; echo "VMTEST FAIL $n: $*"; }
+info() { echo "VMTEST INFO $*"; }
+oneline() { $B tr '\n' '|' <"$1" 2>/dev/null | $B head -c 300; }
+
+# in_root STEP PROGRAM ARGS...: PROGRAM run in the root under strace -f (forks and execs),
+# its output in $T/STEP.log, its status in RC once PROGRAM itself has ended: strace goes on
+# in the background while what it started lives (the domains' xl daemons), and the rest
+# of a domain's life (its devices' remove calls) lands in the same trace
+STEPS=
+in_root() {
+	s=$1
+	shift
+	STEPS="$STEPS $s"
+	tr=$O/noshell-$s.trace
+	$B rm -f $tr
+	$B chroot $X /usr/bin/strace -f -q -ttt --seccomp-bpf -e trace=clone,clone3,fork,vfork,execve \
+		-o /vmtest/out/noshell-$s.trace \
+		"$@" >$T/$s.log 2>&1 </dev/null &
+	k=0 RC=124 pid=
+	while [ $k -lt $((TMO * 5)) ]; do
+		[ -n "$pid" ] || pid=$($B head -n 1 $tr 2>/dev/null | $B awk '$3 ~ /^execve/ { print $1 }')
+		l=
+		[ -z "$pid" ] || l=$($B grep -aE "^$pid +[0-9.]+ \+\+\+ (exited with|killed by) " $tr 2>/dev/null)
+		case $l in
+		*"exited with "*) RC=$(echo "$l" | $B sed 's/.*exited with \([0-9]*\).*/\1/'); return ;;
+		*"killed by "*) RC=137; return ;;
+		esac
+		$B sleep 0.2
+		k=$((k + 1))
+	done
+}
+# plain PROGRAM ARGS...: a program in the root, untraced (the driver's own look around)
+plain() { $B timeout 60 $B chroot $X "$@" </dev/null; }
+
+# ---- the root without shells ------------------------------------------------------------
+tripped=
+for p in /bin/sh /bin/dash /bin/bash /bin/rbash /usr/bin/python3 /sbin/start-stop-daemon; do
+	t=$(plain readlink -f $p 2>/dev/null)
+	[ -n "$t" ] && [ -f "$X$t" ] || continue
+	case " $tripped " in *" $t "*) continue ;; esac
+	$B mv "$X$t" "$X$t.noshell" && $B cp $V/tripwire "$X$t" && tripped="$tripped $t"
+done
+for p in $X/usr/bin/python3.*; do
+	case $p in *.noshell) continue ;; esac
+	[ -f "$p" ] && ! $B cmp -s "$p" $V/tripwire || continue
+	$B mv "$p" "$p.noshell" && $B cp $V/tripwire "$p" && tripped="$tripped ${p#$X}"
+done
+info "replaced by the tripwire:$tripped"
+case "$tripped" in
+*/bash*) ;;
+*) fail tripwires "bash not replaced (only:$tripped)" ;;
+esac
+: >$O/tripwire.log
+
+# 0. Debian's init script cannot run here
+$B timeout 60 $B chroot $X /etc/init.d/xen start >$T/debian-xen.log 2>&1 </dev/null
+rc=$?
+if [ $rc = 127 ] && $B grep -q "TRIPWIRE /bin/sh /etc/init.d/xen" $O/tripwire.log; then
+	pass debian-init-script-cannot-run
+else
+	fail debian-init-script-cannot-run "rc=$rc (want 127, its /bin/sh the tripwire); tripwire log: $(oneline $O/tripwire.log); output: $(oneline $T/debian-xen.log)"
+fi
+: >$O/tripwire.log
+
+# 1. forkless in place of Debian's scripts (the hotplug scripts diverted as the package does)
+for p in $($V/forkless --list-full); do
+	case $p in etc/xen/scripts/*) [ -f "$X/$p" ] && $B mv "$X/$p" "$X/$p.distrib" ;; esac
+done
+in_root install /vmtest/forkless --install -s /
+[ $RC = 0 ] && [ "$($B readlink -f $X/usr/sbin/xl)" = $X/usr/bin/forkless ] && pass install ||
+	fail install "rc=$RC: $(oneline $T/install.log)"
+$B mkdir -p $X/run/lock $X/var/log/xen $X/var/lib/xen/images $X/etc/xen/auto
+bad=
+for m in xen-netback xen-blkback xen-gntalloc bridge loop; do
+	in_root modprobe-$m /sbin/modprobe $m
+	[ $RC = 0 ] || bad="$bad $m"
+done
+[ -z "$bad" ] && pass backend-modules || fail backend-modules "modprobe failed:$bad"
+
+# 2. the toolstack started by the applet
+read -r t0 _ </proc/uptime
+in_root xencommons-start $XC start
+read -r t1 _ </proc/uptime
+pid=$(cat $X/run/xenstore.pid 2>/dev/null)
+exe=$($B readlink /proc/$pid/exe 2>/dev/null)
+cpid=$(cat $X/run/xenconsoled.pid 2>/dev/null)
+cexe=$($B readlink /proc/$cpid/exe 2>/dev/null)
+name=$(plain /usr/bin/xenstore-read /local/domain/0/name 2>&1)
+if [ $RC = 0 ] && [ "$name" = Domain-0 ] && [ "${exe##*/}" = oxenstored ] && [ "${cexe##*/}" = xenconsoled ]; then
+	pass xencommons-start
+else
+	fail xencommons-start "rc=$RC xenstored=[$exe] xenconsoled=[$cexe] /local/domain/0/name=[$name]; output: $(oneline $T/xencommons-start.log)"
+	info "no toolstack: the rest is not run"
+	exit 1
+fi
+info "xencommons start: $(echo "$t0 $t1" | $B awk '{ printf "%.1f", $2 - $1 }') s (traced); output: $(oneline $T/xencommons-start.log)"
+
+# 3. the tools
+in_root xl-list /usr/sbin/xl list
+[ $RC = 0 ] && $B grep -q '^Domain-0 ' $T/xl-list.log && pass xl-list || fail xl-list "rc=$RC: $(oneline $T/xl-list.log)"
+in_root xl-info /usr/sbin/xl info
+[ $RC = 0 ] && $B grep -q '^xen_version' $T/xl-info.log && pass xl-info || fail xl-info "rc=$RC: $(oneline $T/xl-info.log)"
+in_root xentop /usr/sbin/xentop -b -i 1
+[ $RC = 0 ] && $B grep -q 'Domain-0' $T/xentop.log && pass xentop || fail xentop "rc=$RC: $(oneline $T/xentop.log)"
+in_root xen-init-list-0 /usr/lib/xen-common/bin/xen-init-list
+[ $RC = 0 ] && pass xen-init-list-dom0-only || fail xen-init-list-dom0-only "rc=$RC: $(oneline $T/xen-init-list-0.log)"
+
+# 4. three domUs from /etc/xen/auto, by the xendomains applet
+$B ip link add xenbr0 type bridge && $B ip link set xenbr0 up || fail bridge "ip link add xenbr0 failed"
+$B gunzip -c $V/domu/vmlinux.gz >$X/run/domu-vmlinux
+for n in $NAMES; do
+	img=/var/lib/xen/images/$n.img
+	$B rm -f $X$img && $B truncate -s 8M $X$img
+	printf 'SEED-DISK first %s\n' $n | $B dd of=$X$img bs=512 count=1 conv=notrunc,sync 2>/dev/null
+	cat >$X/etc/xen/auto/$n.cfg <<-CFG
+	name = "$n"
+	type = "pv"
+	kernel = "/run/domu-vmlinux"
+	ramdisk = "/vmtest/domu/initrd.gz"
+	extra = "console=hvc0 quiet panic=-1 fltest.mode=seed fltest.token=$TOKEN-$n"
+	memory = 96
+	vcpus = 1
+	vif = [ 'bridge=xenbr0' ]
+	disk = [ 'file:$img,xvda,w' ]
+	on_poweroff = "destroy"
+	on_reboot = "destroy"
+	on_crash = "destroy"
+	CFG
+done
+cat >$X/etc/default/xendomains <<-CFG
+XENDOMAINS_MIGRATE=""
+XENDOMAINS_SAVE=/var/lib/xen/save
+XENDOMAINS_RESTORE=true
+XENDOMAINS_AUTO=/etc/xen/auto
+XENDOMAINS_STOP_MAXWAIT=$TMO
+CFG
+in_root xd-create $XD start
+bad=
+for n in $NAMES; do plain /usr/sbin/xl domid $n >/dev/null 2>&1 || bad="$bad $n"; done
+[ $RC = 0 ] && [ -z "$bad" ] && pass xendomains-create ||
+	fail xendomains-create "rc=$RC; not running:$bad; output: $(oneline $T/xd-create.log)"
+bad=
+for n in $NAMES; do
+	in_root xen-init-name-$n /usr/lib/xen-common/bin/xen-init-name /etc/xen/auto/$n.cfg
+	[ $RC = 0 ] && [ "$(cat $T/xen-init-name-$n.log)" = $n ] || bad="$bad $n:[$(oneline $T/xen-init-name-$n.log)]"
+done
+[ -z "$bad" ] && pass xen-init-name || fail xen-init-name "$bad"
+in_root xen-init-list-3 /usr/lib/xen-common/bin/xen-init-list
+[ $RC = 0 ] && [ "$($B awk '{ print $2 }' $T/xen-init-list-3.log | $B tr '\n' ' ')" = "ns-1 ns-2 ns-3 " ] &&
+	pass xen-init-list || fail xen-init-list "rc=$RC: $(oneline $T/xen-init-list-3.log)"
+
+# query NAME [TEXT]: the guest's last DOMU-SEED report (with TEXT: one holding it) in ANS,
+# through `xl console` (run in the root, untraced: the driver's), within TMO
+$B mkfifo $T/cin
+$B sleep 3600 >$T/cin &
+query() {
+	c=$O/noshell-console-$1.txt
+	: >$c
+	ANS=
+	k=0
+	while [ $k -lt $((TMO / 5)) ]; do
+		$B timeout 5 $B chroot $X /usr/sbin/xl console $1 <$T/cin >>$c 2>&1
+		ANS=$($B tr -d '\r' <$c | $B grep -a 'DOMU-SEED marker=.*]$' | $B tail -n 1)
+		[ -n "$ANS" ] && { [ -z "${2:-}" ] || case $ANS in *"$2"*) true ;; *) false ;; esac; } && break
+		k=$((k + 1))
+	done
+	[ -n "$ANS" ]
+}
+field() { echo "$ANS" | $B sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+# ping NAME: dom0 pings the guest's link-local address (ANS) over xenbr0
+ping_guest() { $B ping6 -c 1 -w 20 -I xenbr0 "$(field ll)" >$T/ping-$1.txt 2>&1; }
+
+up= pinged= wrote=
+for n in $NAMES; do
+	if query $n; then
+		eval "mark_$($B echo $n | $B tr - _)=$(field marker)"
+		ping_guest $n || pinged="$pinged $n"
+		w=$($B dd if=$X/var/lib/xen/images/$n.img bs=512 skip=1 count=1 2>/dev/null | $B head -n 1)
+		[ "$w" = "DOMU-WROTE $TOKEN-$n" ] || wrote="$wrote $n:[$w]"
+	else
+		up="$up $n"
+	fi
+done
+[ -z "$up" ] && pass guests-up || fail guests-up "no report on the console of:$up ($(oneline $O/noshell-console-${up##* }.txt))"
+[ -z "$pinged" ] && [ -z "$up" ] && pass guests-ping6 || fail guests-ping6 "no answer from:$pinged"
+[ -z "$wrote" ] && [ -z "$up" ] && pass guests-wrote-disk || fail guests-wrote-disk "second block of the image:$wrote"
+
+# 5. saved and restored by the applet
+in_root xd-stop $XD stop
+k=0
+for f in $X/var/lib/xen/save/*; do [ -f "$f" ] && [ "$($B stat -c %s "$f")" -gt 1048576 ] && k=$((k + 1)); done
+[ $RC = 0 ] && [ $k = 3 ] && pass xendomains-save ||
+	fail xendomains-save "rc=$RC; $k images; output: $(oneline $T/xd-stop.log)"
+in_root xd-restore $XD start
+bad= same= pinged=
+for n in $NAMES; do plain /usr/sbin/xl domid $n >/dev/null 2>&1 || bad="$bad $n"; done
+[ $RC = 0 ] && [ -z "$bad" ] && pass xendomains-restore ||
+	fail xendomains-restore "rc=$RC; not running:$bad; output: $(oneline $T/xd-restore.log)"
+for n in $NAMES; do
+	eval "m=\$mark_$($B echo $n | $B tr - _)"
+	if query $n && [ -n "$m" ] && [ "$(field marker)" = "$m" ]; then
+		ping_guest $n || pinged="$pinged $n"
+	else
+		same="$same $n:$m/$(field marker)"
+	fi
+done
+[ -z "$same" ] && pass restored-same-boot || fail restored-same-boot "marker before/after:$same"
+[ -z "$pinged" ] && [ -z "$same" ] && pass restored-ping6 || fail restored-ping6 "no answer from:$pinged"
+
+# 6. destroyed
+bad=
+for n in $NAMES; do
+	in_root destroy-$n /usr/sbin/xl destroy $n
+	[ $RC = 0 ] || bad="$bad $n:$(oneline $T/destroy-$n.log)"
+done
+[ -z "$bad" ] && pass xl-destroy || fail xl-destroy "$bad"
+# the domains' xl daemons run their devices' remove calls (traced by xd-restore), then end
+k=0
+while $B pgrep -x strace >/dev/null && [ $k -lt 60 ]; do $B sleep 1; k=$((k + 1)); done
+
+# no shell, no python3, anything the tripwires caught
+progs=$($B cat $O/noshell-*.trace | $B sed -n 's/.*execve("\([^"]*\)".*/\1/p' | $B sort | $B uniq -c |
+	$B awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $2, $1 }')
+info "execve calls in the steps, by path: $progs"
+bad=$($B cat $O/noshell-*.trace | $B sed -n 's/.*execve("\([^"]*\)".*/\1/p' |
+	$B grep -E '/(sh|dash|bash|rbash|python3[.0-9]*|start-stop-daemon|busybox)$' | $B sort -u | $B tr '\n' ' ')
+[ -z "$bad" ] && pass no-shell-no-python-exec || fail no-shell-no-python-exec "execve of: $bad"
+[ -s $O/tripwire.log ] && fail tripwire-untouched "$(oneline $O/tripwire.log)" || pass tripwire-untouched
+n=$($B cat $O/noshell-*.trace | $B grep -c 'execve(')
+info "$n execve calls in $(echo $STEPS | $B wc -w) traced steps"
