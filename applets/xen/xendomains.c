@@ -47,7 +47,7 @@
 //usage:an auto domain is not running); 4 status unknown.
 
 //config:config XENDOMAINS
-//config:	bool "xendomains: save, restore and auto-start domUs (~16 KiB)"
+//config:	bool "xendomains: save, restore and auto-start domUs (~11 KiB)"
 //config:	default y
 //config:	help
 //config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
@@ -55,8 +55,9 @@
 //config:	  and a signalfd instead of sleep/seq polling, and
 //config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
 //config:	  Uses xen-init-name's and xen-init-list's readers in-process.
-//config:	  Costs about 16 KiB of the static binary (with the
-//config:	  /etc/default reader and libc's signalfd, vfork, memfd).
+//config:	  Costs about 11 KiB of the default build; without
+//config:	  XENCOMMONS, which shares the /etc/default reader and the
+//config:	  LSB helpers (initscript.c), about 16 KiB.
 //config:
 
 #include <errno.h>
