@@ -393,12 +393,15 @@ static const char *wait_xenstored(struct xs_conn *xs, const char *exe,
 		int ret, tick = 0;
 
 		if (in >= 0) {
-			/* the socket made; the pid file written */
+			/* the socket made; its directory made; the pid file
+			 * written (/var/run is /run on Debian: one watch, one
+			 * mask, the last call's) */
 			inotify_add_watch(in, "/var/run/xenstored",
 					  IN_CREATE | IN_MOVED_TO | IN_ATTRIB);
 			inotify_add_watch(in, "/var/run", IN_CREATE |
 					  IN_MOVED_TO | IN_CLOSE_WRITE);
-			inotify_add_watch(in, "/run", IN_CLOSE_WRITE);
+			inotify_add_watch(in, "/run", IN_CREATE |
+					  IN_MOVED_TO | IN_CLOSE_WRITE);
 		}
 		if (pidfd < 0) {
 			pid_t pid = pidfile_pid(XC_XENSTORED_PIDFILE);

@@ -4,11 +4,11 @@
  * daemon by /proc/PID/exe. It appends its argv, XENSTORED_ROOTDIR and
  * oom_score_adj to /run/standin/NAME.log, then behaves as the word in
  * /run/standin/NAME.mode says:
- *   (none)  daemonize (the parent exits 0), write the pid file given by
- *           --pid-file or -pidfile, and, as a xenstored, answer every
+ *   (none)  daemonize (the parent writes the pid file given by
+ *           --pid-file or -pidfile, then exits 0), and, as a xenstored, answer every
  *           request on /var/run/xenstored/socket ("OK", or "" for a READ)
  *   fail    exit 1 at once (a daemon that cannot start)
- *   crash   daemonize and write the pid file, then die of SIGSEGV
+ *   crash   daemonize, then die of SIGSEGV
  *   silent  as (none), but never answer (a hung xenstored)
  *   slow    as (none), the socket made after 1 s */
 #include <fcntl.h>
@@ -66,17 +66,23 @@ int main(int argc, char **argv)
 			pidfile = argv[i + 1];
 	if (!strcmp(mode, "fail"))
 		return 1;
-	if (fork() > 0)
+	/* the pid file written before the starter exits (as a daemon that
+	 * writes it before its parent returns): the test's collection after
+	 * the run never races the daemon */
+	pid_t pid = fork();
+
+	if (pid > 0) {
+		if (pidfile && (f = fopen(pidfile, "w"))) {
+			fprintf(f, "%d\n", (int)pid);
+			fclose(f);
+		}
 		return 0;
+	}
 	setsid();
 	fd = open("/dev/null", O_RDWR);
 	dup2(fd, 0);
 	dup2(fd, 1);
 	dup2(fd, 2);
-	if (pidfile && (f = fopen(pidfile, "w"))) {
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
-	}
 	if (!strcmp(mode, "crash"))
 		raise(SIGSEGV);
 	if (strstr(name, "xenstored")) {
