@@ -226,6 +226,13 @@ static inline int sys_faccessat(int dirfd, const char *path, int mode)
 	return (int)sys_call4(SYS_faccessat, dirfd, (long)path, mode, 0);
 }
 
+/* musl has no pidfd_open wrapper: an fd that polls readable once the
+ * process PID has ended (any process, not only a child). */
+static inline int sys_pidfd_open(int pid, unsigned flags)
+{
+	return (int)sys_call4(SYS_pidfd_open, pid, flags, 0, 0);
+}
+
 static inline int sys_close_range(unsigned first, unsigned last,
 				  unsigned flags)
 {

@@ -378,6 +378,18 @@ int xs_open(struct xs_conn *c, uint64_t deadline_ms)
 	return fd < 0 ? fd : 0;
 }
 
+int xs_open_socket(struct xs_conn *c, uint64_t deadline_ms)
+{
+	int fd = open_socket(deadline_ms);
+
+	c->req_id = 0;
+	c->deadline_ms = deadline_ms;
+	c->dev = XS_SOCKET;
+	c->device = 0;
+	c->fd = fd;
+	return fd < 0 ? fd : 0;
+}
+
 void xs_close(struct xs_conn *c)
 {
 	if (c->fd >= 0)

@@ -112,6 +112,9 @@ struct xs_conn {
  * backlog full: the device is not tried then), else the error of the
  * last one tried; c->dev names it either way. */
 int xs_open(struct xs_conn *c, uint64_t deadline_ms);
+/* xenstored's socket only (`xenstore-read -s`): -ENOENT or -ECONNREFUSED
+ * while no xenstored listens there, -ETIMEDOUT as xs_open(). */
+int xs_open_socket(struct xs_conn *c, uint64_t deadline_ms);
 void xs_close(struct xs_conn *c);
 
 /* One request on c, its reply's payload into out as xs_call() does

@@ -47,7 +47,7 @@
 //usage:an auto domain is not running); 4 status unknown.
 
 //config:config XENDOMAINS
-//config:	bool "xendomains: save, restore and auto-start domUs (~16.5 KiB)"
+//config:	bool "xendomains: save, restore and auto-start domUs (~11 KiB)"
 //config:	default y
 //config:	help
 //config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
@@ -55,8 +55,9 @@
 //config:	  and a signalfd instead of sleep/seq polling, and
 //config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
 //config:	  Uses xen-init-name's and xen-init-list's readers in-process.
-//config:	  Costs about 16.5 KiB of the static binary (with the
-//config:	  /etc/default reader and libc's signalfd, vfork, memfd).
+//config:	  Costs about 11 KiB of the default build; without
+//config:	  XENCOMMONS, which shares the /etc/default reader and the
+//config:	  LSB helpers (initscript.c), about 16 KiB.
 //config:
 
 #include <errno.h>
@@ -70,13 +71,12 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "initscript.h"
 #include "libcommon.h"
 #include "sdnotify.h"
-#include "shvars.h"
 #include "xen.h"
 #include "xen-init.h"
 #include "xenstore.h"
@@ -87,10 +87,8 @@ extern char **environ;
 #define XD_SCRIPT "/etc/init.d/xendomains.distrib"
 #define XD_INITD "/etc/init.d/xendomains"
 #define XD_PRIVCMD "/proc/xen/privcmd"
-#define XD_CAPS "/proc/xen/capabilities"
 #define XD_XS_MS 5000             /* each xenstore exchange's bound */
-#define XD_DEFAULTS_MAX (64 * 1024)
-#define XD_VALUE_MAX 4096
+#define XD_VALUE_MAX INITSCRIPT_VALUE_MAX
 #define XD_PARALLEL_MAX 64
 #define XD_LIT(s) s, sizeof(s) - 1
 
@@ -110,10 +108,9 @@ static const char *const var_names[V_COUNT] = {
 };
 
 struct xd {
-	char var[V_COUNT][XD_VALUE_MAX];
+	char var[V_COUNT][INITSCRIPT_VALUE_MAX];
 	long maxwait;           /* seconds the script's seq loop runs - 1; -1: none */
 	unsigned parallel;
-	int fancy;              /* stdout a terminal: the LSB red "failed" */
 	char xl[4096];
 	struct xs_conn xs;      /* requests */
 	struct xs_conn watch;   /* @releaseDomain events, fd -1 until needed */
@@ -125,79 +122,15 @@ struct xd {
 
 static struct xd xd;
 
-static int defaults_var(void *ctx, const char *name, size_t name_len,
-			const char *value, size_t value_len)
-{
-	(void)ctx;
-	for (int i = 0; i < V_COUNT; i++)
-		if (strlen(var_names[i]) == name_len &&
-		    memcmp(var_names[i], name, name_len) == 0) {
-			if (value_len >= XD_VALUE_MAX)
-				return 1;
-			memcpy(xd.var[i], value, value_len + 1);
-		}
-	return 0;
-}
-
-static _Noreturn void hand_over(char **argv, const char *why1,
-				const char *why2, const char *why3)
-{
-	const char *script = XD_SCRIPT;
-	struct stat self, it;
-
-	/* Not diverted (the applet run from /usr/lib/xen-common/bin):
-	 * Debian's script is still /etc/init.d/xendomains, unless that is
-	 * this binary itself. */
-	if (access(XD_SCRIPT, F_OK) < 0 && stat(XD_INITD, &it) == 0 &&
-	    stat("/proc/self/exe", &self) == 0 &&
-	    (it.st_dev != self.st_dev || it.st_ino != self.st_ino))
-		script = XD_INITD;
-	warn_msg("handing over to ", script, ": " XD_DEFAULTS, why1, why2,
-		 why3);
-	argv[0] = (char *)script;
-	execve(script, argv, environ);
-	die_msg(EXIT_XD_FAIL, "cannot run ", script, ": ", errno_text(errno));
-}
-
-/* The environment's values, then the file's (`[ -r F ] && . F`). */
-static void read_settings(char **argv)
-{
-	static char text[XD_DEFAULTS_MAX + 1], scratch[XD_VALUE_MAX + 1];
-	struct shvars_error err;
-	ssize_t n;
-	int fd, ret;
-
-	for (int i = 0; i < V_COUNT; i++) {
-		const char *v = getenv(var_names[i]);
-
-		if (v && strlen(v) < XD_VALUE_MAX)
-			memcpy(xd.var[i], v, strlen(v) + 1);
-		else if (v)
-			die_msg(EXIT_XD_FAIL, var_names[i], " in the environment: "
-				"longer than 4095 bytes");
-	}
-	fd = openat(AT_FDCWD, XD_DEFAULTS, OPEN_REGULAR);
-	if (fd < 0 && errno == ENOENT)
-		return;
-	if (fd < 0)
-		hand_over(argv, ": ", errno_text(errno), "");
-	n = read_fd_all(fd, text, sizeof(text));
-	close(fd);
-	if (n == -EFBIG)
-		hand_over(argv, ": larger than 64 KiB", "", "");
-	if (n < 0)
-		hand_over(argv, ": ", errno_text((int)-n), "");
-	ret = shvars_parse(text, (size_t)n, scratch, sizeof(scratch),
-			   defaults_var, NULL, &err);
-	if (ret == SHVARS_NOT_PLAIN) {
-		char line[24] = ":";
-
-		line[1 + fmt_u64_base(line + 1, err.line, 10)] = '\0';
-		hand_over(argv, line, ": ", err.what);
-	}
-	if (ret)
-		hand_over(argv, ": a value longer than 4095 bytes", "", "");
-}
+static const struct initscript xd_script = {
+	.unit = "xendomains",
+	.defaults = XD_DEFAULTS,
+	.initd = XD_INITD,
+	.distrib = XD_SCRIPT,
+	.vars = var_names,
+	.nvars = V_COUNT,
+	.value = xd.var,
+};
 
 /* `seq 0 $XENDOMAINS_STOP_MAXWAIT`'s count - 1: a number (a fraction
  * rounds down, as seq's steps do), -1 for a negative one (no step), and
@@ -244,28 +177,6 @@ static unsigned parse_parallel(const char *v)
 		return 1;
 	}
 	return (unsigned)n;
-}
-
-/* ---- LSB messages (/lib/lsb/init-functions, Debian 12) ------------------- */
-
-static void out(const char *const *list)
-{
-	write_line(1, NULL, list, NULL);
-}
-#define say(...) out(STR_LIST(__VA_ARGS__))
-
-/* log_action_end_msg STATUS [REASON] */
-static void end_msg(int status, const char *reason)
-{
-	const char *r1 = reason ? " (" : "", *r2 = reason ? reason : "",
-		   *r3 = reason ? ")." : ".";
-
-	if (status == 0)
-		say("done", r1, r2, r3, "\n");
-	else if (xd.fancy)
-		say("\033[31mfailed", r1, r2, r3, "\033[0m\n");
-	else
-		say("failed", r1, r2, r3, "\n");
 }
 
 /* ---- xenstore -------------------------------------------------------------- */
@@ -654,27 +565,27 @@ static void finish(enum kind k, struct job *j)
 		if (j->status == 0 && unlink(j->file) < 0)
 			write_strs(2, "rm: cannot remove '", j->file, "': ",
 				   errno_text(errno), "\n");
-		end_msg(j->status, NULL);
+		log_action_end_msg(j->status, NULL);
 		if (j->status)
 			show_output(j->out, 1);
 		break;
 	case K_CREATE:
-		end_msg(j->status, NULL);
+		log_action_end_msg(j->status, NULL);
 		if (j->status)
 			show_output(j->out, 1);
 		break;
 	case K_MIGRATE:
 	case K_SAVE:
-		end_msg(j->status, NULL);
+		log_action_end_msg(j->status, NULL);
 		if (j->status)
 			show_output(j->out, 0);
 		break;
 	case K_SHUTDOWN:
 		show_output(j->out, 0);
-		end_msg(j->status, NULL);
+		log_action_end_msg(j->status, NULL);
 		break;
 	case K_WAIT:
-		end_msg(j->status, NULL);
+		log_action_end_msg(j->status, NULL);
 		break;
 	}
 	if (j->out >= 0)
@@ -930,7 +841,7 @@ static void do_start_auto(void)
 		job.file = autos.e[i];
 		if (strcmp(was, "failed") == 0) {
 			begin_msg(K_CREATE, &job);
-			end_msg(1, "restore failed");
+			log_action_end_msg(1, "restore failed");
 			continue;
 		}
 		run_jobs(K_CREATE, &job, 1, 1);
@@ -1087,100 +998,6 @@ static int do_status(void)
 	return down ? EXIT_XD_STATUS_DOWN : 0;
 }
 
-/* ---- the LSB hook of a systemd host (/lib/lsb/init-functions.d/40-systemd) -- */
-
-/* A unit masked: its file a symlink to /dev/null (or empty). */
-static int masked(void)
-{
-	static const char *const dirs[] = {
-		"/etc/systemd/system/xendomains.service",
-		"/run/systemd/system/xendomains.service",
-	};
-	char target[16];
-	struct stat st;
-
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		ssize_t n = readlink(dirs[i], target, sizeof(target));
-
-		if (n == 9 && memcmp(target, "/dev/null", 9) == 0)
-			return 1;
-		if (n < 0 && lstat(dirs[i], &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Called by hand as /etc/init.d/xendomains on a systemd host: the action
- * goes to systemctl, as Debian's hook sends it (its messages included);
- * run by systemd itself (parent pid 1) or with SYSTEMCTL_SKIP_REDIRECT
- * set, the applet does the work. reload stays here: the unit has no
- * ExecReload. */
-static void systemd_redirect(const char *argv0, const char *action)
-{
-	static const char *const actions[] = {
-		"start", "stop", "restart", "force-reload", "try-restart",
-		"status", NULL,
-	};
-	char dir[PATH_MAX];
-	const char *base = path_basename(argv0), *what = NULL;
-	struct stat st, initd;
-	size_t dlen = (size_t)(base - argv0);
-	pid_t pid;
-	int status;
-
-	if (stat("/run/systemd/system", &st) < 0 || !S_ISDIR(st.st_mode))
-		return;
-	if (masked())
-		_exit(0);
-	if (getppid() == 1 || getenv("SYSTEMCTL_SKIP_REDIRECT") ||
-	    !strchr(argv0, '/') || dlen >= sizeof(dir))
-		return;
-	memcpy(dir, argv0, dlen);
-	dir[dlen] = '\0';
-	/* readlink -f "$0" is /etc/init.d/NAME: the directory it was run
-	 * from is /etc/init.d (the applet itself is a link elsewhere) */
-	if (stat(dlen ? dir : "/", &st) < 0 || stat("/etc/init.d", &initd) < 0 ||
-	    st.st_dev != initd.st_dev || st.st_ino != initd.st_ino)
-		return;
-	for (const char *const *a = actions; *a; a++)
-		if (strcmp(action, *a) == 0)
-			what = *a;
-	if (!what)
-		return;
-	if (strcmp(what, "start") == 0)
-		what = "Starting xendomains (via systemctl)";
-	else if (strcmp(what, "stop") == 0)
-		what = "Stopping xendomains (via systemctl)";
-	else if (strcmp(what, "force-reload") == 0)
-		what = "Reloading xendomains configuration (via systemctl)";
-	else if (strcmp(what, "try-restart") == 0)
-		what = "Restarting xendomains if running (via systemctl)";
-	else if (strcmp(what, "restart") == 0)
-		what = "Restarting xendomains (via systemctl)";
-	else
-		what = NULL;   /* status: no messages */
-	if (what)
-		say(what, ": xendomains.service");
-	pid = vfork();
-	if (pid == 0) {
-		char *argv[] = { (char *)"systemctl", (char *)"--no-pager",
-				 (char *)action, (char *)"xendomains.service", NULL };
-
-		execve("/bin/systemctl", argv, environ);
-		execve("/usr/bin/systemctl", argv, environ);
-		write_strs(2, "xendomains: cannot run systemctl: ",
-			   errno_text(errno), "\n");
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		status = 1 << 8;
-	status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (what)
-		say(status == 0 ? ".\n" : " failed!\n");
-	_exit(status);
-}
-
 /* ---- the program ---------------------------------------------------------------- */
 
 /* `xen list` would fail (not Xen, no xl for the running version, not a
@@ -1189,8 +1006,6 @@ static int in_dom0(void)
 {
 	struct xen_version xv;
 	struct xen_fds fds;
-	char caps[256];
-	ssize_t n;
 
 	xen_fds_init(&fds);
 	if (xen_read_version(&xv, &fds) < 0 ||
@@ -1201,35 +1016,22 @@ static int in_dom0(void)
 	xen_fds_close(&fds);
 	if (access(xd.xl, X_OK) < 0 || access(XD_PRIVCMD, F_OK) < 0)
 		return 0;
-	n = read_small_file_close(AT_FDCWD, XD_CAPS, caps, sizeof(caps));
-	if (n < 0)
-		return 0;
-	/* a word of the list: "control_d" */
-	for (ssize_t i = 0; i + 9 <= n; i++)
-		if (memcmp(caps + i, "control_d", 9) == 0)
-			return 1;
-	return 0;
+	return xen_control_d();
 }
 
 int xendomains_main(int argc, char **argv)
 {
 	const char *action = argc > 1 ? argv[1] : "";
-	struct termios tio;
 	sigset_t chld;
 	int ret;
 
-	systemd_redirect(argv[0], action);
+	initscript_systemd_redirect(&xd_script, argv[0], action);
 	if (!in_dom0())
 		return 0;
-	read_settings(argv);
+	initscript_read_settings(&xd_script, argv);
 	xd.parallel = parse_parallel(xd.var[V_PARALLEL]);
 	xd.watch.fd = -1;
-	{
-		const char *term = getenv("TERM");
-
-		xd.fancy = ioctl(1, TCGETS, &tio) == 0 && term && *term &&
-			   strcmp(term, "dumb") != 0;
-	}
+	lsb_fancy_init();
 	if (strcmp(action, "start") && strcmp(action, "stop") &&
 	    strcmp(action, "restart") && strcmp(action, "reload") &&
 	    strcmp(action, "force-reload") && strcmp(action, "status")) {

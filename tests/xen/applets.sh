@@ -19,7 +19,7 @@ cp "$EXEC_ARGV" "$root/usr/bin/exec-argv"
 # ---- the multiplexer ------------------------------------------------------
 run_capture "$FORKLESS" --list
 check "multiplexer/--list has the Xen applets" \
-	"xen xen-dir xen-init-list xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version xendomains" \
+	"xen xen-dir xen-init-list xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version xencommons xendomains" \
 	"$(echo "$OUT" | grep '^xen' | tr '\n' ' ' | sed 's/ $//')"
 check "multiplexer/--list is sorted" "$(printf %s "$OUT" | LC_ALL=C sort)" "${OUT%$'\n'}"
 
@@ -28,7 +28,7 @@ full=${OUT%$'\n'}
 for p in usr/bin/forkless usr/lib/xen-common/bin/xen-utils-wrapper usr/lib/xen-common/bin/xen-version \
 	usr/lib/xen-common/bin/xen-dir usr/lib/xen-common/bin/xen-toolstack \
 	usr/lib/xen-common/bin/xen-toolstack-wrapper usr/sbin/xen usr/sbin/xl usr/bin/xen-cpuid \
-	usr/lib/xen-common/bin/xendomains; do
+	usr/lib/xen-common/bin/xendomains usr/lib/xen-common/bin/xencommons; do
 	if grep -qx "$p" <<<"$full"; then pass "multiplexer/--list-full has $p"; else fail "multiplexer/--list-full has $p" "missing" "$full"; fi
 done
 run_capture "$FORKLESS"
