@@ -33,6 +33,7 @@ hotplug-procs-call      tests/hotplug/lib-hotplug.sh: processes per hotplug call
 cgroup-syscalls-per-id  tests/cgroup/syscalls.sh: syscalls per id, 10,000 ids by handle
 domu-procs-forkless     tests/vm/proctable: hotplug processes per domU lifecycle, forkless
 domu-procs-debian       tests/vm/proctable: the same with Debian'"'"'s scripts
+toolstack-start-procs   tests/vm/proctable: processes of `xencommons start` in the noshell boot
 seed-restore-procs      tests/vm/proctable: processes of `xendomains start` restoring 5 domUs, forkless
 seed-restore-procs-debian tests/vm/proctable: the same with Debian'"'"'s whole stack
 seed-restore-xl-procs   tests/vm/proctable: of those, xl and what it forks (libxl'"'"'s own)
