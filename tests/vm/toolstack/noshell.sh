@@ -124,8 +124,12 @@ exe=$($B readlink /proc/$pid/exe 2>/dev/null)
 cpid=$(cat $X/run/xenconsoled.pid 2>/dev/null)
 cexe=$($B readlink /proc/$cpid/exe 2>/dev/null)
 name=$(plain /usr/bin/xenstore-read /local/domain/0/name 2>&1)
+oom=$(cat /proc/$pid/oom_score_adj 2>/dev/null)
 if [ $RC = 0 ] && [ "$name" = Domain-0 ] && [ "${exe##*/}" = oxenstored ] && [ "${cexe##*/}" = xenconsoled ]; then
 	pass xencommons-start
+	# as Debian's `choom -n -1000`: xenstored is the last process the OOM killer may pick
+	[ "$oom" = -1000 ] && pass xenstored-oom-score-adj ||
+		fail xenstored-oom-score-adj "xenstored's oom_score_adj is [$oom], not -1000"
 else
 	fail xencommons-start "rc=$RC xenstored=[$exe] xenconsoled=[$cexe] /local/domain/0/name=[$name]; output: $(oneline $T/xencommons-start.log)"
 	info "no toolstack: the rest is not run"
