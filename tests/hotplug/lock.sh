@@ -48,7 +48,8 @@ print(r, flush=True)
 if r == "held":
     time.sleep(float(sys.argv[2]))' "$LOCK" "$1" >"$HP/user.tmp" &
 	USER_PID=$!
-	for _ in $(seq 100); do [ -s "$HP/user.tmp" ] && break; sleep 0.05; done
+	# (python3's start under a loaded machine: seen over 5 s; 30 s at most)
+	for _ in $(seq 600); do [ -s "$HP/user.tmp" ] && break; sleep 0.05; done
 	cp "$HP/user.tmp" "$HP/user"
 }
 # timed_add: block add, its time in ms in TOOK
