@@ -231,6 +231,20 @@ void initscript_systemd_redirect(const struct initscript *s,
 	_exit(status);
 }
 
+size_t initscript_split(char **argv, size_t n, char *value)
+{
+	for (char *p = value; *p;) {
+		p += strspn(p, " \t\n");
+		if (!*p)
+			break;
+		argv[n++] = p;
+		p += strcspn(p, " \t\n");
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
 /* ---- dom0 ------------------------------------------------------------------- */
 
 int xen_control_d(void)

@@ -44,6 +44,10 @@ void initscript_systemd_redirect(const struct initscript *s,
  * 1 when the value is too long or the script cannot run. */
 void initscript_read_settings(const struct initscript *s, char **argv);
 
+/* Split value at blanks (space, tab, newline) into argv from argv[n],
+ * as the shell splits an unquoted $VAR; returns the new count. */
+size_t initscript_split(char **argv, size_t n, char *value);
+
 /* /proc/xen/capabilities names control_d. */
 int xen_control_d(void);
 

@@ -152,21 +152,6 @@ static int mkdir_p(const char *dir)
 
 /* ---- processes ------------------------------------------------------------ */
 
-/* Split value at blanks into argv (an unquoted $VAR). */
-static size_t split(char **argv, size_t n, char *value)
-{
-	for (char *p = value; *p;) {
-		p += strspn(p, " \t\n");
-		if (!*p)
-			break;
-		argv[n++] = p;
-		p += strcspn(p, " \t\n");
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
 enum { RUN_OOM = 1, RUN_QUIET_OUT = 2, RUN_QUIET_ERR = 4 };
 
 /* Run argv[0] and wait for it: its exit status, 128 + a signal, 127 when
@@ -340,7 +325,7 @@ static int start_daemon(const char *exe, char *args, const char *pidopt,
 	size_t n = 1;
 
 	argv[0] = (char *)exe;
-	n = split(argv, n, args);
+	n = initscript_split(argv, n, args);
 	argv[n++] = (char *)pidopt;
 	argv[n++] = (char *)pidfile;
 	argv[n] = NULL;

@@ -465,15 +465,7 @@ static void start_xl(enum kind k, struct job *j)
 		argv[n++] = num;
 		/* $XENDOMAINS_MIGRATE unquoted: split at blanks */
 		memcpy(migrate, xd.var[V_MIGRATE], sizeof(migrate));
-		for (char *p = migrate; *p;) {
-			p += strspn(p, " \t\n");
-			if (!*p)
-				break;
-			argv[n++] = p;
-			p += strcspn(p, " \t\n");
-			if (*p)
-				*p++ = '\0';
-		}
+		n = initscript_split(argv, n, migrate);
 		break;
 	case K_SAVE:
 		argv[n++] = (char *)"save";
