@@ -118,7 +118,7 @@ static int forkless_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	const char *argv0 = argc > 0 && argv[0] ? argv[0] : "";
+	const char *argv0 = argc > 0 ? argv[0] : "";
 	const char *name = dispatch_name(argv0);
 	const struct applet *a = dispatch(argv0, name);
 
