@@ -65,12 +65,14 @@ applet_early_fn *applet_early(const struct applet *a);
 const char *applet_links(const struct applet *a, const char **symbol);
 
 /* ---- the decision (dispatch.c) ---------------------------------------- */
-/* What runs under name (dispatch_name() of argv[0]): main() and the ELF
- * entry point both ask this. &dispatch_multiplexer for a name beginning
- * with "forkless"; else the applet of that name; else the FALLBACK applet;
- * else NULL (not found). The entry point runs the result's applet_early(). */
+/* What runs under name (dispatch_name(argv0), a pointer into argv0):
+ * main() and the ELF entry point both ask this. &dispatch_multiplexer for
+ * a name beginning with "forkless"; the xencommons applet for an argv0
+ * ending in "/init.d/xen" (Debian's /etc/init.d/xen); else the applet of
+ * that name; else the FALLBACK applet; else NULL (not found). The entry
+ * point runs the result's applet_early(). */
 extern const struct applet dispatch_multiplexer;
-const struct applet *dispatch(const char *name);
+const struct applet *dispatch(const char *argv0, const char *name);
 /* What `forkless NAME` runs: the applet of that name, or the FALLBACK
  * applet when NAME is one of its links; else NULL. */
 const struct applet *dispatch_multiplexed(const char *name);

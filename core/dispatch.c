@@ -5,7 +5,15 @@
  * name means. It makes no syscall and touches no TLS: the entry point
  * calls it before libc has started. The hot path is a Xen tool name
  * (xl): one prefix compare, a miss in a table of a handful of names,
- * then the FALLBACK applet. */
+ * then the FALLBACK applet.
+ *
+ * One name depends on more than the basename: `xen` is the wrapper
+ * applet (/usr/sbin/xen runs xl), and also Debian's /etc/init.d/xen,
+ * whose place the xencommons applet takes (forkless-xen links it
+ * there). argv[0] ending in "/init.d/xen" is xencommons: sysvinit's
+ * startpar, service(8), invoke-rc.d and the unit systemd generates all
+ * run an init script by its full path. `./xen` typed in /etc/init.d is
+ * still the wrapper: telling that apart would take a syscall. */
 #include <string.h>
 
 #include "libcommon.h"
@@ -19,12 +27,15 @@ const struct applet dispatch_multiplexer = {
 	.flags = APPLET_ARGS_PASSTHROUGH,
 };
 
-const struct applet *dispatch(const char *name)
+const struct applet *dispatch(const char *argv0, const char *name)
 {
 	const struct applet *a;
 
 	if (strncmp(name, "forkless", 8) == 0)
 		return &dispatch_multiplexer;
+	if (ENABLE_XENCOMMONS && strcmp(name, "xen") == 0 &&
+	    name - argv0 >= 8 && memcmp(name - 8, "/init.d/", 8) == 0)
+		return find_applet("xencommons");
 	a = find_applet(name);
 	return a ? a : fallback_applet();
 }

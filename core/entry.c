@@ -29,7 +29,7 @@ __attribute__((used)) void forkless_start_c(long *sp)
 	/* Without argv[0] the hook could not set the tool's argv[0]. */
 	if (argc > 0 && argv[0]) {
 		const char *name = dispatch_name(argv[0]);
-		const struct applet *a = dispatch(name);
+		const struct applet *a = dispatch(argv[0], name);
 
 		applet_early_fn *early = a ? applet_early(a) : NULL;
 

@@ -118,8 +118,9 @@ static int forkless_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	const char *name = dispatch_name(argc > 0 ? argv[0] : NULL);
-	const struct applet *a = dispatch(name);
+	const char *argv0 = argc > 0 ? argv[0] : "";
+	const char *name = dispatch_name(argv0);
+	const struct applet *a = dispatch(argv0, name);
 
 	if (a == &dispatch_multiplexer)
 		return forkless_main(argc, argv);

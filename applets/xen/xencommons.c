@@ -5,8 +5,9 @@
  * Named xencommons, upstream Xen's name for the same script
  * (tools/hotplug/Linux/init.d/xencommons): `xen` is the wrapper applet's
  * name (/usr/sbin/xen). Installed at /usr/lib/xen-common/bin/xencommons,
- * as xendomains is; a link /etc/init.d/xen -> forkless would run the
- * wrapper (forkless dispatches on argv[0]'s basename).
+ * as xendomains is; forkless-xen also links /etc/init.d/xen to it, which
+ * core/dispatch.c gives this applet (argv[0] ending in "/init.d/xen"),
+ * not the wrapper.
  *
  * The script, step by step (docs/xen.md lists every difference):
  * - /etc/default/xen read as `.` reads plain assignments

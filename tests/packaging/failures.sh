@@ -47,10 +47,11 @@ deb_variant "$xdeb" "$base/tmp/fx-2.0-bad.deb" 2.0 "" /etc/debian_version ||
 mapfile -t versions < <(xen_versions "$base")
 old=${versions[0]} new=${versions[${#versions[@]}-1]}
 xuc_deb() { ls "$base"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.deb 2>/dev/null | head -n1; }
-# The hotplug scripts and the init script forkless-xen diverts, conffiles
-# of xen-utils-common.
+# The hotplug scripts and the init scripts forkless-xen diverts,
+# conffiles of xen-utils-common.
 scripts=$(grep -oE '/etc/(xen|init\.d)/[^ "]*' <<<"$(dpkg-deb -I "$xdeb" preinst | grep '^DIVERSIONS=')")
-check packaging/failures/conffiles-diverted "/etc/init.d/xendomains" "$(grep '^/etc/init\.d/' <<<"$scripts")"
+check packaging/failures/conffiles-diverted "/etc/init.d/xendomains
+/etc/init.d/xen" "$(grep '^/etc/init\.d/' <<<"$scripts")"
 # The old version as installed here has each of them changed by a
 # comment line, so that an upgrade that kept the old script at
 # PATH.distrib (as a lost security fix would be) shows.

@@ -75,17 +75,23 @@ for c in "${oracle_cmds[@]}"; do
 	o_rc[$c]=$RC o_out[$c]=$OUT o_err[$c]=$ERR
 done
 
-# Debian's /etc/init.d/xendomains as installed: its rc links (update-rc.d
-# from its LSB header), and the unit systemd-sysv-generator (the host's)
-# makes of it, the oracle for xendomains.service's ordering.
+# Debian's /etc/init.d/xendomains and /etc/init.d/xen as installed: their
+# rc links (update-rc.d from their LSB headers), and the units
+# systemd-sysv-generator (the host's) makes of them, the oracles for
+# xendomains.service's and xen.service's ordering.
 rc_links() { (cd "$R/etc" && ls -d rc?.d/*xendomains 2>/dev/null); }
+rc_links_xen() { (cd "$R/etc" && ls -d rc?.d/[SK][0-9][0-9]xen 2>/dev/null); }
 rc_before=$(rc_links)
 check packaging/xendomains/debian-rc-links 7 "$(grep -c . <<<"$rc_before")"
+rc_before_xen=$(rc_links_xen)
+check packaging/xen/debian-rc-links 7 "$(grep -c . <<<"$rc_before_xen")"
 cp "$R/etc/init.d/xendomains" "$work/xendomains.debian"
+cp "$R/etc/init.d/xen" "$work/xen.debian"
 sysv_gen=/lib/systemd/system-generators/systemd-sysv-generator
 if [ -x "$sysv_gen" ]; then
 	mkdir -p "$work/gen/init.d" "$work/gen/out" "$work/gen/units"
 	cp "$work/xendomains.debian" "$work/gen/init.d/xendomains"
+	cp "$work/xen.debian" "$work/gen/init.d/xen"
 	SYSTEMD_UNIT_PATH=$work/gen/units SYSTEMD_SYSVINIT_PATH=$work/gen/init.d \
 		SYSTEMD_SYSVRCND_PATH=$R/etc SYSTEMD_LOG_LEVEL=err \
 		"$sysv_gen" "$work/gen/out" "$work/gen/out" "$work/gen/out"
@@ -115,7 +121,7 @@ n=$(grep -c . <<<"$shared")
 info "forkless-xen diverts $n paths of xen-utils-common"
 for f in /usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-version \
 	 /usr/lib/xen-common/bin/xen-dir /usr/lib/xen-common/bin/xen-toolstack \
-	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl /etc/init.d/xendomains; do
+	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl /etc/init.d/xendomains /etc/init.d/xen; do
 	expect "packaging/diverted$f" 0 "forkless-xen"$'\n' "" -- in_root "$R" dpkg-divert --listpackage "$f"
 done
 # Every path forkless ships is its own (no diversion by another package).
@@ -198,6 +204,52 @@ if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
 else
 	skip packaging/xendomains/unit-verify "no systemd-analyze on this machine"
 fi
+# ---- /etc/init.d/xen: the xencommons applet, though its basename is the
+# wrapper's `xen` (core/dispatch.c); /usr/sbin/xen still runs xl (the
+# as-debian checks above) ----
+expect packaging/xen/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	in_root "$R" readlink -f /etc/init.d/xen
+run_capture in_root "$R" /etc/init.d/xen --help
+check "packaging/xen/init.d-runs-xencommons" "0 Usage: xencommons {start|stop|restart|force-reload|status}" \
+	"$RC $(head -n1 <<<"$OUT")"
+# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
+expect packaging/xen/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/xen status
+expect packaging/xen/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/xen.distrib status
+expect packaging/xen/distrib-is-debian 0 "" "" -- cmp "$work/xen.debian" "$R/etc/init.d/xen.distrib"
+check packaging/xen/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/xen.debian")" \
+	"$(cat "$R/etc/insserv/overrides/xen")"
+wants_xen=$R/etc/systemd/system/multi-user.target.wants/xen.service
+expect packaging/xen/unit-enabled 0 /lib/systemd/system/xen.service$'\n' "" -- readlink "$wants_xen"
+expect packaging/xen/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d xen disable
+check packaging/xen/disabled "$(sed 's|/S|/K|' <<<"$rc_before_xen") no unit link" \
+	"$(rc_links_xen | sed 's|/K[0-9]*|/K01|') $([ -L "$wants_xen" ] && echo unit link || echo no unit link)"
+expect packaging/xen/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d xen enable
+check packaging/xen/enabled "$rc_before_xen unit link" \
+	"$(rc_links_xen) $([ -L "$wants_xen" ] && echo unit link || echo no unit link)"
+# The unit: ordered as the generated one (xendomains.service's After=
+# xen.service names it); the applet at its own path; what is left in the
+# control group at stop (xenstored) never killed.
+unit_xen=$R/lib/systemd/system/xen.service
+if [ -f "$work/gen/out/xen.service" ]; then
+	check packaging/xen/unit-ordering "$(unit_deps "$work/gen/out/xen.service")" "$(unit_deps "$unit_xen")"
+	info "xen.service ordering, as generated: $(unit_deps "$unit_xen" | tr '\n' ' ')"
+else
+	skip packaging/xen/unit-ordering "no $sysv_gen on this machine"
+fi
+check packaging/xen/unit-service "Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xencommons start ExecStop=/usr/lib/xen-common/bin/xencommons stop KillMode=process" \
+	"$(grep -E '^(Type|RemainAfterExit|ExecStart|ExecStop|KillMode)=' "$unit_xen" | tr '\n' ' ' | sed 's/ $//')"
+if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
+	v=$work/verify-xen
+	mkdir -p "$v/lib/systemd" "$v/usr/lib/xen-common/bin"
+	cp -a /lib/systemd/system "$v/lib/systemd/"
+	cp "$unit_xen" "$v/lib/systemd/system/"
+	cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/xencommons"
+	run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/xen.service
+	check packaging/xen/unit-verify "0" "$RC$OUT$ERR"
+else
+	skip packaging/xen/unit-verify "no systemd-analyze on this machine"
+fi
+
 # dpkg --verify follows the diversions package by package. (Asked for
 # several packages at once, dpkg 1.21 lists the regular files
 # xen-utils-common has diverted as modified, ?M5: README, "Installing".)
@@ -229,6 +281,7 @@ check packaging/reinstall/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
 check packaging/reinstall/debian-files "$before" "$(debian_files)"
 check packaging/reinstall/xendomains-rc-links "$rc_before" "$(rc_links)"
+check packaging/reinstall/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
 
 # A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
 # postinst removes one it no longer ships (here one made by hand in its
@@ -310,6 +363,12 @@ check packaging/purge/no-xendomains-unit "" \
 expect packaging/purge/xendomains-is-debian 0 "755 #!/bin/bash"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'
 check packaging/purge/xendomains-rc-links "$rc_before" "$(rc_links)"
+check packaging/purge/no-xen-unit "" \
+	"$(cd "$R" && ls -d lib/systemd/system/xen.service etc/systemd/system/*/xen.service etc/insserv/overrides/xen 2>/dev/null)"
+expect packaging/purge/xen-is-debian 0 "755 #!/bin/sh"$'\n' "" -- \
+	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xen) $(head -n1 /etc/init.d/xen)"'
+expect packaging/purge/xen-script-byte-exact 0 "" "" -- cmp "$work/xen.debian" "$R/etc/init.d/xen"
+check packaging/purge/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
 
 # ---- from a manual install (README's former `dpkg-divert --local
 # --rename --add` of each script forkless replaces, then `make install`) to
@@ -336,8 +395,9 @@ check packaging/manual/debian-files "$before" "$(debian_files)"
 
 # ---- xen-utils-common and forkless-xen removed in one run, named in
 # that order: dpkg removes forkless-xen first (its Depends), so that
-# xen-utils-common's postrm `chmod -x /etc/init.d/xendomains` meets
-# Debian's script back in place, not the link to /usr/bin/forkless.
+# xen-utils-common's postrm `chmod -x /etc/init.d/xendomains` and
+# `chmod -x /etc/init.d/xen` meet Debian's scripts back in place, not the
+# links to /usr/bin/forkless.
 expect packaging/remove-both/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 expect packaging/remove-both/dpkg-r 0 @any @any -- \
@@ -346,3 +406,5 @@ expect packaging/remove-both/forkless-executable 0 "755"$'\n' "" -- \
 	in_root "$R" stat -c %a /usr/bin/forkless
 expect packaging/remove-both/xendomains-debian-chmod-x 0 "644 #!/bin/bash"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'
+expect packaging/remove-both/xen-debian-chmod-x 0 "644 #!/bin/sh"$'\n' "" -- \
+	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xen) $(head -n1 /etc/init.d/xen)"'

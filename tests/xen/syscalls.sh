@@ -56,6 +56,34 @@ xl_syscalls=$WRAPPER_SYSCALLS
 check_wrapper "xen" /usr/sbin/xen /usr/lib/xen-4.17/bin/xl
 check_wrapper "xentop-by-path" /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
 
+# /etc/init.d/xen, where forkless-xen links the binary in place of
+# Debian's script, is the xencommons applet, although its basename is the
+# wrapper's `xen`: no early exec of xl (one execve in the trace), the
+# applet's own answers. /usr/sbin/xen stays the wrapper (above), and so
+# does `./xen` typed in /etc/init.d (core/dispatch.c: no syscall to tell).
+if "$FORKLESS" --list | grep -qx xencommons; then
+	mkdir -p "$root/etc/init.d"
+	ln -s ../../usr/bin/forkless "$root/etc/init.d/xen"
+	t=$(trace /etc/init.d/xen status)
+	check "init.d-xen/no exec: the applet, not the wrapper" "1" "$(grep -c '^execve(' <<<"$t")"
+	expect "init.d-xen/status is xencommons'" 3 "xenstored is not running."$'\n'"xenconsoled is not running."$'\n' "" -- in_root "$root" /etc/init.d/xen status
+	run_capture in_root "$root" /etc/init.d/xen --help
+	check "init.d-xen/--help is xencommons'" "0 Usage: xencommons {start|stop|restart|force-reload|status}" \
+		"$RC $(head -n1 <<<"$OUT")"
+	run_capture in_root "$root" /bin/sh -c 'cd /etc/init.d && exec ../init.d/xen --help'
+	check "init.d-xen/a relative ../init.d/xen is xencommons too" "0 Usage: xencommons {start|stop|restart|force-reload|status}" \
+		"$RC $(head -n1 <<<"$OUT")"
+	t=$(trace /bin/sh -c 'cd /etc/init.d && exec ./xen list')
+	if grep -q '^execve("/usr/lib/xen-4.17/bin/xl"' <<<"$t"; then
+		pass "init.d-xen/./xen typed in /etc/init.d is the wrapper (documented)"
+	else
+		fail "init.d-xen/./xen typed in /etc/init.d is the wrapper (documented)" "$t"
+	fi
+	rm "$root/etc/init.d/xen"
+else
+	skip init.d-xen "xencommons is not built in (XENCOMMONS)"
+fi
+
 # Every syscall in the wrapper's process is in the pid that runs the tool.
 strace -f -qq -o "$base/pids.log" env -i /usr/sbin/chroot "$root" /usr/sbin/xl >/dev/null 2>&1
 pids=$(awk '{print $1}' "$base/pids.log" | sort -u | wc -l)
