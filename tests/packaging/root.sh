@@ -147,108 +147,78 @@ for a in xen-version xen-utils-wrapper; do
 done
 expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-resolve --help
 
-# ---- /etc/init.d/xendomains ----
-expect packaging/xendomains/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
-	in_root "$R" readlink -f /etc/init.d/xendomains
-run_capture in_root "$R" /etc/init.d/xendomains --help
-check "packaging/xendomains/init.d-runs-the-applet" "0 Usage: xendomains {start|stop|restart|reload|force-reload|status}" \
-	"$RC $(head -n1 <<<"$OUT")"
-# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
-expect packaging/xendomains/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/xendomains status
-expect packaging/xendomains/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/xendomains.distrib status
-expect packaging/xendomains/distrib-is-debian 0 "" "" -- cmp "$work/xendomains.debian" "$R/etc/init.d/xendomains.distrib"
-# insserv's override is the script's LSB header, byte for byte; update-rc.d
-# reads it for the binary (disable and enable: "cannot find a LSB script"
-# without it), and toggles the unit's enablement with the rc links.
-check packaging/xendomains/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/xendomains.debian")" \
-	"$(cat "$R/etc/insserv/overrides/xendomains")"
-wants=$R/etc/systemd/system/multi-user.target.wants/xendomains.service
-expect packaging/xendomains/unit-enabled 0 /lib/systemd/system/xendomains.service$'\n' "" -- readlink "$wants"
-expect packaging/xendomains/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d xendomains disable
-check packaging/xendomains/disabled "$(sed 's|/S|/K|' <<<"$rc_before") no unit link" \
-	"$(rc_links | sed 's|/K[0-9]*|/K01|') $([ -L "$wants" ] && echo unit link || echo no unit link)"
-expect packaging/xendomains/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d xendomains enable
-check packaging/xendomains/enabled "$rc_before unit link" \
-	"$(rc_links) $([ -L "$wants" ] && echo unit link || echo no unit link)"
-# The unit: ordered as the
-# generated unit; a stop timeout that holds one save at the default
-# XENDOMAINS_STOP_MAXWAIT (+ 11 s, as the applet extends it); the
-# applet's EXTEND_TIMEOUT_USEC accepted (NotifyAccess=exec).
-unit=$R/lib/systemd/system/xendomains.service
-if [ -f "$work/gen/out/xendomains.service" ]; then
-	check packaging/xendomains/unit-ordering "$(unit_deps "$work/gen/out/xendomains.service")" "$(unit_deps "$unit")"
-	info "xendomains.service ordering, as generated: $(unit_deps "$unit" | tr '\n' ' ')"
-else
-	skip packaging/xendomains/unit-ordering "no $sysv_gen on this machine"
-fi
+# ---- /etc/init.d/xendomains and /etc/init.d/xen: each applet in place of
+# Debian's script (the xencommons applet at /etc/init.d/xen though its
+# basename is the wrapper's `xen`: core/dispatch.c; /usr/sbin/xen still
+# runs xl, the as-debian checks above) ----
+# init_script NAME APPLET USAGE RC-BEFORE RC-LINKS-FUNCTION UNIT-SETTINGS:
+# the link runs the applet; Debian's script at NAME.distrib, byte for
+# byte; insserv's override is the script's LSB header, byte for byte
+# (update-rc.d reads it for the binary: disable and enable, "cannot find
+# a LSB script" without it, toggling the unit's enablement with the rc
+# links); the unit ordered as the one systemd-sysv-generator makes of the
+# script, with these settings, and accepted by systemd-analyze verify.
+init_script() {
+	local n=$1 a=$2 usage=$3 before=$4 links=$5 settings=$6 v
+	local wants=$R/etc/systemd/system/multi-user.target.wants/$n.service
+	local unit=$R/lib/systemd/system/$n.service
+	expect packaging/$n/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+		in_root "$R" readlink -f /etc/init.d/$n
+	run_capture in_root "$R" /etc/init.d/$n --help
+	check "packaging/$n/init.d-runs-$a" "0 $usage" "$RC $(head -n1 <<<"$OUT")"
+	# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
+	expect packaging/$n/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/$n status
+	expect packaging/$n/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/$n.distrib status
+	expect packaging/$n/distrib-is-debian 0 "" "" -- cmp "$work/$n.debian" "$R/etc/init.d/$n.distrib"
+	check packaging/$n/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/$n.debian")" \
+		"$(cat "$R/etc/insserv/overrides/$n")"
+	expect packaging/$n/unit-enabled 0 /lib/systemd/system/$n.service$'\n' "" -- readlink "$wants"
+	expect packaging/$n/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d $n disable
+	check packaging/$n/disabled "$(sed 's|/S|/K|' <<<"$before") no unit link" \
+		"$($links | sed 's|/K[0-9]*|/K01|') $([ -L "$wants" ] && echo unit link || echo no unit link)"
+	expect packaging/$n/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d $n enable
+	check packaging/$n/enabled "$before unit link" \
+		"$($links) $([ -L "$wants" ] && echo unit link || echo no unit link)"
+	if [ -f "$work/gen/out/$n.service" ]; then
+		check packaging/$n/unit-ordering "$(unit_deps "$work/gen/out/$n.service")" "$(unit_deps "$unit")"
+		info "$n.service ordering, as generated: $(unit_deps "$unit" | tr '\n' ' ')"
+	else
+		skip packaging/$n/unit-ordering "no $sysv_gen on this machine"
+	fi
+	check packaging/$n/unit-service "$settings" \
+		"$(grep -E '^(Type|RemainAfterExit|NotifyAccess|ExecStart|ExecStop|KillMode)=' "$unit" | tr '\n' ' ' | sed 's/ $//')"
+	if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
+		# (The root has no systemd: the host's units, the unit and its
+		# program in a root of their own; a warning on stderr is a failure.)
+		v=$work/verify-$n
+		mkdir -p "$v/lib/systemd" "$v/usr/lib/xen-common/bin"
+		cp -a /lib/systemd/system "$v/lib/systemd/"
+		cp "$unit" "$v/lib/systemd/system/"
+		cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/$a"
+		run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/$n.service
+		check packaging/$n/unit-verify "0" "$RC$OUT$ERR"
+	else
+		skip packaging/$n/unit-verify "no systemd-analyze on this machine"
+	fi
+}
+init_script xendomains xendomains "Usage: xendomains {start|stop|restart|reload|force-reload|status}" \
+	"$rc_before" rc_links \
+	"Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xendomains start ExecStop=/usr/lib/xen-common/bin/xendomains stop NotifyAccess=exec KillMode=process"
+# xendomains' stop timeout holds one save at the default
+# XENDOMAINS_STOP_MAXWAIT (+ 11 s, as the applet extends it); the applet's
+# EXTEND_TIMEOUT_USEC accepted (NotifyAccess=exec, above).
 maxwait=$(. "$R/etc/default/xendomains"; echo "$XENDOMAINS_STOP_MAXWAIT")
-stop=$(sed -n 's/^TimeoutStopSec=//p' "$unit")
+stop=$(sed -n 's/^TimeoutStopSec=//p' "$R/lib/systemd/system/xendomains.service")
 case $stop in *min) stop=$((${stop%min} * 60)) ;; *s) stop=${stop%s} ;; esac
 if [ -n "$maxwait" ] && [ "$stop" -ge $((maxwait + 11)) ] 2>/dev/null; then
 	pass "packaging/xendomains/unit-stop-timeout ($stop s, XENDOMAINS_STOP_MAXWAIT $maxwait)"
 else
 	fail packaging/xendomains/unit-stop-timeout "TimeoutStopSec '$stop' s below XENDOMAINS_STOP_MAXWAIT '$maxwait' + 11"
 fi
-check packaging/xendomains/unit-service "Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xendomains start ExecStop=/usr/lib/xen-common/bin/xendomains stop NotifyAccess=exec" \
-	"$(grep -E '^(Type|RemainAfterExit|NotifyAccess|ExecStart|ExecStop)=' "$unit" | tr '\n' ' ' | sed 's/ $//')"
-if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
-	# (The root has no systemd: the host's units, the unit and its
-	# program in a root of their own; a warning on stderr is a failure.)
-	v=$work/verify
-	mkdir -p "$v/lib/systemd" "$v/usr/lib/xen-common/bin"
-	cp -a /lib/systemd/system "$v/lib/systemd/"
-	cp "$unit" "$v/lib/systemd/system/"
-	cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/xendomains"
-	run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/xendomains.service
-	check packaging/xendomains/unit-verify "0" "$RC$OUT$ERR"
-else
-	skip packaging/xendomains/unit-verify "no systemd-analyze on this machine"
-fi
-# ---- /etc/init.d/xen: the xencommons applet, though its basename is the
-# wrapper's `xen` (core/dispatch.c); /usr/sbin/xen still runs xl (the
-# as-debian checks above) ----
-expect packaging/xen/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
-	in_root "$R" readlink -f /etc/init.d/xen
-run_capture in_root "$R" /etc/init.d/xen --help
-check "packaging/xen/init.d-runs-xencommons" "0 Usage: xencommons {start|stop|restart|force-reload|status}" \
-	"$RC $(head -n1 <<<"$OUT")"
-# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
-expect packaging/xen/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/xen status
-expect packaging/xen/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/xen.distrib status
-expect packaging/xen/distrib-is-debian 0 "" "" -- cmp "$work/xen.debian" "$R/etc/init.d/xen.distrib"
-check packaging/xen/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/xen.debian")" \
-	"$(cat "$R/etc/insserv/overrides/xen")"
-wants_xen=$R/etc/systemd/system/multi-user.target.wants/xen.service
-expect packaging/xen/unit-enabled 0 /lib/systemd/system/xen.service$'\n' "" -- readlink "$wants_xen"
-expect packaging/xen/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d xen disable
-check packaging/xen/disabled "$(sed 's|/S|/K|' <<<"$rc_before_xen") no unit link" \
-	"$(rc_links_xen | sed 's|/K[0-9]*|/K01|') $([ -L "$wants_xen" ] && echo unit link || echo no unit link)"
-expect packaging/xen/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d xen enable
-check packaging/xen/enabled "$rc_before_xen unit link" \
-	"$(rc_links_xen) $([ -L "$wants_xen" ] && echo unit link || echo no unit link)"
-# The unit: ordered as the generated one (xendomains.service's After=
-# xen.service names it); the applet at its own path; what is left in the
-# control group at stop (xenstored) never killed.
-unit_xen=$R/lib/systemd/system/xen.service
-if [ -f "$work/gen/out/xen.service" ]; then
-	check packaging/xen/unit-ordering "$(unit_deps "$work/gen/out/xen.service")" "$(unit_deps "$unit_xen")"
-	info "xen.service ordering, as generated: $(unit_deps "$unit_xen" | tr '\n' ' ')"
-else
-	skip packaging/xen/unit-ordering "no $sysv_gen on this machine"
-fi
-check packaging/xen/unit-service "Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xencommons start ExecStop=/usr/lib/xen-common/bin/xencommons stop KillMode=process" \
-	"$(grep -E '^(Type|RemainAfterExit|ExecStart|ExecStop|KillMode)=' "$unit_xen" | tr '\n' ' ' | sed 's/ $//')"
-if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
-	v=$work/verify-xen
-	mkdir -p "$v/lib/systemd" "$v/usr/lib/xen-common/bin"
-	cp -a /lib/systemd/system "$v/lib/systemd/"
-	cp "$unit_xen" "$v/lib/systemd/system/"
-	cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/xencommons"
-	run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/xen.service
-	check packaging/xen/unit-verify "0" "$RC$OUT$ERR"
-else
-	skip packaging/xen/unit-verify "no systemd-analyze on this machine"
-fi
+# xen: what is left in the control group at stop (xenstored) never killed
+init_script xen xencommons "Usage: xencommons {start|stop|restart|force-reload|status}" \
+	"$rc_before_xen" rc_links_xen \
+	"Type=oneshot RemainAfterExit=yes ExecStart=/usr/lib/xen-common/bin/xencommons start ExecStop=/usr/lib/xen-common/bin/xencommons stop KillMode=process"
 
 # dpkg --verify follows the diversions package by package. (Asked for
 # several packages at once, dpkg 1.21 lists the regular files
