@@ -4,7 +4,7 @@
 # the guests checked alive afterwards. Sourced by tests/vm/toolstack/dom0.sh after
 # xendomains.sh (it uses xd_use, xd_traced, xd_programs, xd_hide_python, XD_BIN,
 # XD_DEBIAN) and the section-3 helpers (pass, fail, info, mkcfg, in_list, wait_gone,
-# wait_for, wait_exit, nap, use_scripts, save; T, D, V, XL_TIMEOUT). Nothing runs on source.
+# wait_exit, nap, use_scripts, save; T, D, O, V, XL_TIMEOUT). Nothing runs on source.
 #
 #   seed_run debian|forkless|parallel
 #       five PV domUs (96 MB, a vif on xenbr0, an 8 MB file: disk) in /etc/xen/auto;
