@@ -63,12 +63,15 @@ STRIP ?= -s
 ALL_LDFLAGS := $(STATIC) -Wl,--gc-sections -Wl,--build-id=none -Wl,-z,noseparate-code \
 	-Wl,-z,norelro -Wl,-z,common-page-size=64 -Wl,--hash-style=gnu $(STRIP) $(LDFLAGS)
 # Flags that depend on the target (on x86_64: the entry point
-# forkless_start, -no-pie, -fno-pie), decided by config/target-flags.sh
-# once need-tools.sh has installed CC, and read by the recipes.
+# forkless_start, -no-pie, -fno-pie) or on what CC accepts (LTO, GCC's
+# code generation choices that save bytes, one of them for applets/ alone),
+# decided by config/target-flags.sh once need-tools.sh has installed CC,
+# and read by the recipes.
 TARGET_FLAGS := $(O)/.target-flags
 LTO ?= auto
 TARGET_CFLAGS = $$(sed -n 's/^cflags//p' $(TARGET_FLAGS))
 TARGET_LDFLAGS = $$(sed -n 's/^ldflags//p' $(TARGET_FLAGS))
+APPLET_CFLAGS = $$(sed -n 's/^appletcflags//p' $(TARGET_FLAGS))
 STRIP_EXTRA := -R .comment -R .note -R .note.gnu.property -R .eh_frame
 
 Q := $(if $(V),,@)
@@ -86,6 +89,7 @@ $(O)/%.o: %.c $(O)/include/autoconf.h Makefile $(TARGET_FLAGS)
 	$(Q)$(CC) $(ALL_CFLAGS) $(TARGET_CFLAGS) -c -o $@ $<
 
 $(O)/core/table.o: $(GEN)/applet_table.h
+$(O)/applets/%.o: TARGET_CFLAGS += $(APPLET_CFLAGS)
 
 -include $(OBJS:.o=.d)
 
