@@ -66,7 +66,7 @@
 //usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
 
 //config:config CGROUP_RESOLVE
-//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~13.5 KiB; ~16 KiB alone)"
+//config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12.5 KiB; ~15 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  Turn the cgroup ids eBPF tools record into paths (2 syscalls

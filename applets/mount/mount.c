@@ -69,35 +69,35 @@
 //usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
 //usage:32 mount failure.
 //config:config MOUNT_VBOXSF
-//config:	bool "mount.vboxsf: VirtualBox shared folders (~1.5 KiB; ~13.5 KiB alone)"
+//config:	bool "mount.vboxsf: VirtualBox shared folders (~1.3 KiB; ~13 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  A drop-in /sbin/mount.vboxsf for the mainline and VirtualBox
 //config:	  vboxsf drivers: options in any position, -s -f -v -n -N,
 //config:	  user and group names, fstab words (nofail, _netdev...).
-//config:	  The first helper enabled costs ~13.5 KiB (musl static, -Os):
+//config:	  The first helper enabled costs ~13 KiB (musl static, -Os):
 //config:	  the option engine and its tables, the messages for each
 //config:	  mount(2) errno, /etc/passwd lookup, -N; every further helper
 //config:	  adds only its own table and logic (the first figure above).
 //config:	  --help texts add ~0.7 KiB per helper with FORKLESS_HELP.
 //config:
 //config:config MOUNT_9P
-//config:	bool "mount.9p: 9p shares, virtio and Xen (~2.4 KiB; ~14.5 KiB alone)"
+//config:	bool "mount.9p: 9p shares, virtio and Xen (~2.3 KiB; ~14 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help
 //config:	  /sbin/mount.9p with fast defaults (trans=virtio,
 //config:	  version=9p2000.L, msize=512000; a ring-sized msize for Xen).
-//config:	  Alone it costs ~14.5 KiB (the shared helper code and option
-//config:	  engine); next to the other helpers, ~2.4 KiB.
+//config:	  Alone it costs ~14 KiB (the shared helper code and option
+//config:	  engine); next to the other helpers, ~2.3 KiB.
 //config:
 //config:config MOUNT_VIRTIOFS
-//config:	bool "mount.virtiofs: virtio-fs shares (~0.5 KiB; ~12.5 KiB alone)"
+//config:	bool "mount.virtiofs: virtio-fs shares (~0.6 KiB; ~13 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  /sbin/mount.virtiofs (dax, dax=always|never|inode). Alone
-//config:	  ~12.5 KiB (the shared helper code); next to another helper,
-//config:	  ~0.5 KiB.
+//config:	  ~13 KiB (the shared helper code); next to another helper,
+//config:	  ~0.6 KiB.
 
 #include <errno.h>
 #include <fcntl.h>

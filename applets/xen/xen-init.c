@@ -56,15 +56,15 @@
 //usage:writable (a message on stderr, nothing on stdout); 2 usage error.
 
 //config:config XEN_INIT_NAME
-//config:	bool "xen-init-name: the domain name of an xl config file (~1.2 KiB; ~8.5 KiB alone)"
+//config:	bool "xen-init-name: the domain name of an xl config file (~1.3 KiB; ~8 KiB alone)"
 //config:	default y
 //config:	help
 //config:	  Debian's /usr/lib/xen-common/bin/xen-init-name, which xendomains
 //config:	  runs for every file in /etc/xen/auto, without python3 and
 //config:	  without running xl: the name as Xen 4.17's own parser reads
 //config:	  the file, quirks included. Files up to 1 MiB. Costs about
-//config:	  8.5 KiB of the static binary alone (with its libc parts),
-//config:	  ~1.2 KiB where xendomains brings the xl.cfg parser.
+//config:	  8 KiB of the static binary alone (with its libc parts),
+//config:	  ~1.3 KiB where xendomains brings the xl.cfg parser.
 //config:
 //config:config XEN_INIT_LIST
 //config:	bool "xen-init-list: the running domUs, from xenstore (~1.2 KiB; ~6 KiB alone)"

@@ -56,7 +56,7 @@
 //usage:Deprecated by Debian: warn on stderr, then run xl as `xen` does.
 
 //config:config XEN_UTILS_WRAPPER
-//config:	bool "xen-utils-wrapper: the dispatcher behind xl, xentop... (~1 KiB)"
+//config:	bool "xen-utils-wrapper: the dispatcher behind xl, xentop... (~1.4 KiB)"
 //config:	default y
 //config:	help
 //config:	  Debian links every Xen tool to this dispatcher. It execs the tool
@@ -77,7 +77,7 @@
 //config:	  `forkless NAME` runs the wrapper for these names only.
 //config:
 //config:config XEN_VERSION
-//config:	bool "xen-version: print the running Xen version (~0.5 KiB)"
+//config:	bool "xen-version: print the running Xen version (~0.3 KiB)"
 //config:	default y
 //config:
 //config:config XEN_DIR
@@ -85,7 +85,7 @@
 //config:	default y
 //config:
 //config:config XEN
-//config:	bool "xen: /usr/sbin/xen, runs xl (~0.2 KiB)"
+//config:	bool "xen: /usr/sbin/xen, runs xl (~0.3 KiB)"
 //config:	default y
 //config:
 //config:config XEN_TOOLSTACK
