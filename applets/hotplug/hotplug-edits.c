@@ -11,7 +11,7 @@
  * and its dpkg trigger on /etc/xen/scripts), its device, inode, size, mtime, ctime and digest; a
  * file whose stat(2) still gives that record is vouched for: 4 syscalls
  * for the stamp (open, fstat, read, close) and one stat per file. Any
- * other file is read and hashed now (open, fstat, read, close): equal to
+ * other file is read and hashed now (open, read, close): equal to
  * Debian's digest, native (a restored file is native again at once),
  * else the script. No stamp (forkless installed by hand): every file is
  * hashed on every call. A stamp that another user than root could have
