@@ -8,14 +8,15 @@
  * Decided per call (hp_edits, from hp_check_command): HP_STAMP holds, for
  * each file of `watched` that matched its digest when the stamp was
  * written (hp_stamp_write, for `NAME --stamp`: forkless-xen's postinst
- * and its dpkg trigger on /etc/xen/scripts), its device, inode, size, mtime, ctime and digest; a
- * file whose stat(2) still gives that record is vouched for: 4 syscalls
- * for the stamp (open, fstat, read, close) and one stat per file. Any
- * other file is read and hashed now (open, read, close): equal to
- * Debian's digest, native (a restored file is native again at once),
+ * and its dpkg trigger on /etc/xen/scripts), its stat (device, inode,
+ * size, mode, owner, mtime, ctime...; not the access time) and the
+ * digest; a file whose stat(2) still gives that record is vouched for:
+ * 4 syscalls for the stamp (open, fstat, read, close) and one stat per
+ * file. Any other file is read and hashed now (open, read, close): equal
+ * to Debian's digest, native (a restored file is native again at once),
  * else the script. No stamp (forkless installed by hand): every file is
  * hashed on every call. A stamp that another user than root could have
- * written is ignored, and logged.
+ * written, or of another size, is ignored, and logged.
  *
  * The stamp is this binary's own records (struct rec, one per `watched`
  * entry, in order), compared whole with memcmp: no parsing. A record
