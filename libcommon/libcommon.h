@@ -219,6 +219,11 @@ int line_stream_fill(struct line_stream *lr);
 typedef int each_entry_fn(int dirfd, const char *name, void *ctx);
 int each_entry(const char *dir, each_entry_fn *fn, void *ctx);
 
+/* ---- digests (md5.c) --------------------------------------------------- */
+
+/* RFC 1321's MD5 of len bytes at data into out: one call, no heap. */
+void md5(const void *data, size_t len, unsigned char out[16]);
+
 /* ---- time (clock.c) --------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in milliseconds (one raw clock_gettime): what every

@@ -58,6 +58,8 @@ const char *hp_env_required(struct hotplug *h, const char *name,
 
 void hp_init(struct hotplug *h, const char *name, int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--stamp") == 0)
+		hp_stamp_write();
 	h->script = argc > 0 && argv[0] ? argv[0] : name;
 	h->name = name;
 	h->command = argc > 1 ? argv[1] : "";

@@ -249,7 +249,8 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
 	if (h->xs.fd >= 0) {
 		xs_close(&h->xs);   /* O_CLOEXEC anyway; the script opens its own */
-		h->xs_err = 1;      /* reopened should the exec fail */
+		h->xs_err = 1;      /* reopened should the exec fail, */
+		h->npend = 0;       /* without the replies it took along */
 	}
 	hp_log_flush(h);   /* the script logs on its own */
 	argv0 = h->argv[0];
@@ -307,8 +308,10 @@ static int plain_assignment(const char *arg, const char *eq)
 void hp_check_command(struct hotplug *h, const char *const *commands,
 		      int eval_vars)
 {
-	const char *command = NULL;
+	const char *command = hp_edits(h);
 
+	if (command)
+		hp_fallback(h, command);
 	/* findCommand: the first argument without a '='. evalVariables (the
 	 * vif scripts only) evals the ones with a '=' after the first byte;
 	 * anything else is ignored, as by the scripts. */

@@ -24,7 +24,8 @@ export FORKLESS=$TOP/$d/forkless FORKLESS_SANITIZED=1
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 for t in tests/xen/applets.sh tests/xen/diff-debian.sh tests/cgroup/*.sh tests/mount/*.sh \
-	tests/hotplug/vif-bridge.sh tests/hotplug/vif-route.sh tests/hotplug/block.sh; do
+	tests/hotplug/vif-bridge.sh tests/hotplug/vif-route.sh tests/hotplug/block.sh \
+	tests/hotplug/edits.sh; do
 	[ -x "$t" ] || continue
 	case $t in */syscalls.sh) continue ;; esac   # syscall budgets: not with a runtime
 	# Prefix every result so the sanitized run is told apart.

@@ -8,13 +8,15 @@
 #                  /var/run/xen-hotplug are private), tmpfs /var/log, an
 #                  overlay on /etc with an empty /etc/xen/scripts, a tmpfs
 #                  /dev with the nodes the scripts use (null, loop*, the
-#                  /dev/std* links; net/tun for the taps) and a /dev/log sink (syslog-sink.py,
+#                  /dev/std* links; net/tun for the taps), a tmpfs /var/lib
+#                  (the hotplug stamp) and a /dev/log sink (syslog-sink.py,
 #                  datagrams to $HP/syslog); the stand-in xenstored
 #                  (tests/xenstored-standin.py) on /var/run/xenstored/socket,
 #                  its tree in $HP/xs/tree. Sets HP (the scratch dir).
 # hp_use debian|forkless NAME...
 #                  /etc/xen/scripts/NAME is Debian's script, or a link to
-#                  forkless with Debian's as NAME.distrib (dpkg-divert).
+#                  forkless with Debian's as NAME.distrib (dpkg-divert),
+#                  and the stamp written (`forkless NAME --stamp`).
 # xs CMD ARGS      Debian's real xenstore-CMD (libxenstore, the socket).
 # hp_call ENV... -- SCRIPT ARGS
 #                  run /etc/xen/scripts/SCRIPT as libxl does (env -i with
@@ -80,6 +82,8 @@ hp_root() {
 	# /sys/class/net (the scripts' bridge checks, brctl show) is ours
 	mount -t sysfs sysfs /sys || return 1
 	mount -t tmpfs tmpfs /run && mount -t tmpfs tmpfs /var/log || return 1
+	# /var/lib/forkless/hotplug-stamp: private (hp_use writes it)
+	mount -t tmpfs -o mode=755 tmpfs /var/lib || return 1
 	mkdir -p /run/xenstored /var/log/xen "$HP/etc-up" "$HP/etc-work" "$HP/xs"
 	mount -t overlay overlay -o "lowerdir=/etc,upperdir=$HP/etc-up,workdir=$HP/etc-work" /etc || return 1
 	mkdir -p /etc/xen/scripts
@@ -138,6 +142,9 @@ hp_use() {
 			ln -s "$FORKLESS" "/etc/xen/scripts/$f"
 		fi
 	done
+	# forkless-xen's postinst: the stamp that vouches for Debian's files
+	# (hotplug calls then stat them, not hash them: docs/hotplug.md)
+	[ "$how" = debian ] || "$FORKLESS" "$1" --stamp
 }
 
 hp_call() {

@@ -135,6 +135,21 @@ expect packaging/wrapper-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
 expect packaging/distrib-is-debian 0 "#!/bin/sh -e"$'\n' "" -- \
 	in_root "$R" head -n1 /usr/lib/xen-common/bin/xen-version.distrib
 
+# The hotplug stamp (docs/packaging.md): written at configure, root's
+# and 0644; with it a vif-bridge call stats the 8 files it stands in for
+# and hashes none (no xenstored in a chroot: the call fails after that).
+hp_files() {
+	strace -f -o "$work/hp.trace" unshare -m --propagation private sh -c \
+		'mount -t proc proc "$0/proc" && exec chroot "$0" env -i XENBUS_PATH=backend/vif/1/0 vif=vif1.0 /etc/xen/scripts/vif-bridge online' \
+		"$R" >/dev/null 2>&1
+	echo "stat $(grep -c ' stat("/etc/xen/scripts/' "$work/hp.trace")" \
+		"hashed$(grep -o 'openat(AT_FDCWD, "/etc/xen/scripts/[a-z-]*\(\.sh\|\.distrib\)"' "$work/hp.trace" |
+			sed 's|.*/| |; s|"$||' | tr -d '\n')"
+}
+stamp=/var/lib/forkless/hotplug-stamp
+expect packaging/hotplug-stamp 0 "0 0 644"$'\n' "" -- in_root "$R" stat -c '%u %g %a' $stamp
+check packaging/hotplug-stamp/vouches "stat 8 hashed" "$(hp_files)"
+
 # The applets answer as Debian's scripts did (no Xen in a chroot: the
 # sysfs error), and as the diverted scripts still do.
 for c in "${oracle_cmds[@]}"; do
@@ -227,6 +242,14 @@ for p in xen-utils-common forkless forkless-xen; do
 	expect "packaging/dpkg-verify/$p" 0 "" "" -- in_root "$R" dpkg --verify "$p"
 done
 
+# An admin's edit of a file, then restored: hashed per call (the stamp
+# no longer vouches for it) until a package's change under
+# /etc/xen/scripts (the upgrade or reinstall below) triggers a new stamp.
+cp -p "$R/etc/xen/scripts/vif-common.sh" "$work/vif-common.sh"
+echo "# an admin's edit" >>"$R/etc/xen/scripts/vif-common.sh"
+cp "$work/vif-common.sh" "$R/etc/xen/scripts/vif-common.sh"
+check packaging/hotplug-stamp/restored-hashed "stat 8 hashed vif-common.sh" "$(hp_files)"
+
 # An upgrade of xen-utils-common goes to the diverted names and leaves
 # forkless in place; Debian's files are then the new version's, byte for
 # byte as its .deb has them.
@@ -252,6 +275,7 @@ check packaging/reinstall/diversions "$want_div" \
 check packaging/reinstall/debian-files "$before" "$(debian_files)"
 check packaging/reinstall/xendomains-rc-links "$rc_before" "$(rc_links)"
 check packaging/reinstall/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
+check packaging/reinstall/hotplug-stamp-triggered "stat 8 hashed" "$(hp_files)"
 
 # A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
 # postinst removes one it no longer ships (here one made by hand in its
@@ -321,6 +345,7 @@ rm -f "$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p"
 # ---- purge: Debian's files back, byte for byte ----
 expect packaging/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
 check packaging/purge/no-diversions "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
+expect packaging/purge/no-hotplug-stamp 1 "" "" -- test -e "$R/var/lib/forkless"
 check packaging/purge/debian-files "$before" "$(debian_files)"
 expect packaging/purge/no-distrib 0 "" "" -- \
 	in_root "$R" find / -xdev -name '*.distrib' -path '*xen*'

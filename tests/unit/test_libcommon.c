@@ -457,8 +457,46 @@ static void test_messages(void)
 	}
 }
 
+/* md5(): RFC 1321's test suite, and the lengths around the padding's
+ * turns (55, 56, 63, 64 bytes: one block of padding or two) against
+ * digests md5sum(1) gives. */
+static void test_md5(void)
+{
+	static const struct { const char *in, *hex; } cases[] = {
+		{ "", "d41d8cd98f00b204e9800998ecf8427e" },
+		{ "a", "0cc175b9c0f1b6a831c399e269772661" },
+		{ "abc", "900150983cd24fb0d6963f7d28e17f72" },
+		{ "message digest", "f96b697d7cb7938d525a2f31aaf161d0" },
+		{ "abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b" },
+		{ "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+		  "d174ab98d277d9f5a5611c2c9f419d9f" },
+		{ "12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+		  "57edf4a22be3c955ac49da2e2107b67a" },
+		{ "0123456789012345678901234567890123456789012345678901234",
+		  "6e7a4fc92eb1c3f6e652425bcc8d44b5" },
+		{ "01234567890123456789012345678901234567890123456789012345",
+		  "8af270b2847610e742b0791b53648c09" },
+		{ "012345678901234567890123456789012345678901234567890123456789012",
+		  "c5e256437e758092dbfe06283e489019" },
+		{ "0123456789012345678901234567890123456789012345678901234567890123",
+		  "7f7bfd348709deeaace19e3f535f8c54" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned char d[16];
+		char hex[33], name[64];
+
+		md5(cases[i].in, strlen(cases[i].in), d);
+		for (int j = 0; j < 16; j++)
+			snprintf(hex + 2 * j, 3, "%02x", d[j]);
+		snprintf(name, sizeof(name), "md5/%zu bytes", strlen(cases[i].in));
+		UNIT_CHECK(name, strcmp(hex, cases[i].hex) == 0);
+	}
+}
+
 int main(void)
 {
+	test_md5();
 	test_parse();
 	test_fmt();
 	test_paths();

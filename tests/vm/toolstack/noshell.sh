@@ -107,6 +107,10 @@ done
 in_root install /vmtest/forkless --install -s /
 [ $RC = 0 ] && [ "$($B readlink -f $X/usr/sbin/xl)" = $X/usr/bin/forkless ] && pass install ||
 	fail install "rc=$RC: $(oneline $T/install.log)"
+# the hotplug stamp, as README's no-shell install writes it (forkless-xen's postinst)
+in_root stamp /vmtest/forkless vif-bridge --stamp
+[ $RC = 0 ] && [ -s $X/var/lib/forkless/hotplug-stamp ] && pass stamp ||
+	fail stamp "rc=$RC: $(oneline $T/stamp.log)"
 $B mkdir -p $X/run/lock $X/var/log/xen $X/var/lib/xen/images $X/etc/xen/auto
 bad=
 for m in xen-netback xen-blkback xen-gntalloc bridge loop; do
