@@ -33,6 +33,11 @@ hotplug-procs-call      tests/hotplug/lib-hotplug.sh: processes per hotplug call
 cgroup-syscalls-per-id  tests/cgroup/syscalls.sh: syscalls per id, 10,000 ids by handle
 domu-procs-forkless     tests/vm/proctable: hotplug processes per domU lifecycle, forkless
 domu-procs-debian       tests/vm/proctable: the same with Debian'"'"'s scripts
+guest-procs-pvh-forkless tests/vm/proctable: hotplug processes of a PVH domU'"'"'s create + destroy, forkless
+guest-procs-pvh-debian  tests/vm/proctable: the same with Debian'"'"'s scripts
+guest-procs-hvm-forkless tests/vm/proctable: the same for an HVM domU with an emulated NIC, forkless
+guest-procs-hvm-debian  tests/vm/proctable: the same with Debian'"'"'s scripts
+driver-procs            tests/vm/proctable: processes of the hotplug calls in a driver domain (xl devd), one domU
 toolstack-start-procs   tests/vm/proctable: processes of `xencommons start` in the noshell boot
 seed-restore-procs      tests/vm/proctable: processes of `xendomains start` restoring 5 domUs, forkless
 seed-restore-procs-debian tests/vm/proctable: the same with Debian'"'"'s whole stack

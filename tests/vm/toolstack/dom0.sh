@@ -16,7 +16,8 @@
 #  4. xen-init-name and xen-init-list against Debian's Python scripts with the real xl,
 #     Debian's /etc/init.d/xendomains start/stop with forkless's pair (xendomains.sh); the
 #     founding scenario, five domUs saved and restored by Debian's xendomains and by the
-#     applet, sequentially and five at a time (seed.sh)
+#     applet, sequentially and five at a time (seed.sh); a PVH and an HVM domU, each set
+#     (guests.sh); a driver domain running xl devd with forkless's applets (driver.sh)
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
@@ -108,6 +109,8 @@ strace_start() {
 . $V/xendomains.sh
 . $V/seed.sh
 . $V/hotplug.sh
+. $V/guests.sh
+. $V/driver.sh
 # VM_TOOLSTACK_ONLY on the host (tests/vm/run): run only these parts of sections 3-5
 ONLY=$(cat $V/only 2>/dev/null)
 want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
@@ -148,7 +151,7 @@ mkdir -p /run/lock /var/log/xen /var/lib/xen
 # xen-blkback from the backend devices' modaliases and the bridge/loop modules on first use;
 # there is no udev here, so they are loaded by name (modprobe: modules.dep is in the root).
 modfail=
-for m in xenfs xen-netback xen-blkback xen-gntalloc bridge loop; do
+for m in xenfs xen-netback xen-blkback xen-gntalloc bridge loop tun; do
 	modprobe "$m" 2>>$T/modprobe.err || modfail="$modfail $m"
 done
 mount -t xenfs xenfs /proc/xen 2>>$T/modprobe.err || modfail="$modfail mount-xenfs"
@@ -624,6 +627,14 @@ if want xendomains || want seed; then
 	seed_run forkless
 	seed_run parallel
 fi
+# PVH and HVM domUs (guests.sh), each with Debian's scripts and with forkless's applets
+if want guests; then
+	for type in pvh hvm; do
+		for s in $(cat $T/sets); do guest_run $type "${s%%=*}"; done
+	done
+fi
+# a driver domain backing a domU's vif and disk with forkless's applets (driver.sh)
+want driver && driver_run
 # ---- 5. the hotplug applets' refusals and fallbacks ------------------------------------------
 if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)" ]; then
 	busy_disk debian

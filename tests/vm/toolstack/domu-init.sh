@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # /init of the test domU (tests/vm/toolstack/dom0.sh starts it; tests/vm/run builds its
-# initramfs: busybox, this file, xen-blkfront and xen-netfront, /sbin/poweroff). Debian's
-# kernel, PV, console hvc0. Prints on the console, read by dom0 through xl:
+# initramfs: busybox, this file, xen-blkfront and xen-netfront, 8139cp for an HVM guest's
+# emulated NIC, /sbin/poweroff). Debian's kernel, PV (or PVH, HVM: guests.sh), console hvc0
+# (HVM: the serial port). Prints on the console, read by dom0 through xl:
 #   DOMU-MARKER ...            first line: the guest runs
 #   DOMU-DEVICES block=... net=...
 #   DOMU-PING <reply line>     (mode check) ping6 ff02::1 over eth0: who answered
@@ -32,7 +33,7 @@ for a in $(cat /proc/cmdline); do
 	esac
 done
 echo "DOMU-MARKER up: kernel $(uname -r), mode $MODE, uptime $(cut -d' ' -f1 /proc/uptime)s"
-for m in xen-blkfront xen-netfront; do insmod /lib/modules/$m.ko || echo "DOMU: insmod $m failed"; done
+for m in xen-blkfront xen-netfront mii 8139cp; do insmod /lib/modules/$m.ko || echo "DOMU: insmod $m failed"; done
 i=0
 while { [ ! -e /sys/block/xvda ] || [ ! -e /sys/class/net/eth0 ]; } && [ $i -lt 40 ]; do
 	sleep 0.5
