@@ -77,7 +77,14 @@ static struct rec {
  * for hp_edits' reason */
 static char path[96];
 
-/* Is watched[i] Debian's? Vouched for by stamp[i], else read and
+static void set_path(const char *name)
+{
+	memcpy(path, HP_SCRIPT_DIR "/", sizeof(HP_SCRIPT_DIR));
+	memcpy(path + sizeof(HP_SCRIPT_DIR), name, strlen(name) + 1);
+}
+
+/* Is watched[i] Debian's (1), not (0), or not there at all (-1)?
+ * Vouched for by stamp[i], else read and
  * hashed. now.st is its stat, taken before the read: a write after it
  * changes the ctime, a rename the inode, and the stamp then no longer
  * vouches for it. Debian's files are under 9 KiB: a longer one is not. */
@@ -88,11 +95,10 @@ static int debians(size_t i, const char *name)
 	ssize_t n;
 	int fd;
 
-	memcpy(path, HP_SCRIPT_DIR "/", sizeof(HP_SCRIPT_DIR));
-	memcpy(path + sizeof(HP_SCRIPT_DIR), name, strlen(name) + 1);
+	set_path(name);
 	memcpy(now.md5, debian_md5[i], sizeof(now.md5));
 	if (stat(path, &now.st) < 0)
-		return 0;
+		return errno == ENOENT ? -1 : 0;
 	now.st.st_atim = (struct timespec){ 0 };
 	if (memcmp(&now, &stamp[i], sizeof(now)) == 0)
 		return 1;
@@ -113,7 +119,7 @@ _Noreturn void hp_stamp_write(void)
 	int fd;
 
 	for (size_t i = 0; i < NWATCHED; i++, w += strlen(w) + 1)
-		if (debians(i, w + 1))
+		if (debians(i, w + 1) > 0)
 			stamp[i] = now;
 	mkdir(HP_STAMP_DIR, 0755);
 	fd = openat(AT_FDCWD, HP_STAMP ".new", O_WRONLY | O_CREAT | O_TRUNC |
@@ -143,12 +149,28 @@ const char *hp_edits(struct hotplug *h)
 		}
 		close(fd);
 	}
-	for (size_t i = 0; i < NWATCHED; i++, w += strlen(w) + 1)
-		if ((*w & who) && !debians(i, w + 1)) {
-			static const char not[] = " is not Debian 12's";
+	static const char not[] = " is not Debian 12's";
+	const char *gone = NULL;
+	int d, there = 0;
 
+	for (size_t i = 0; i < NWATCHED; i++, w += strlen(w) + 1) {
+		if (!(*w & who) || (d = debians(i, w + 1)) > 0) {
+			there |= *w & who;
+			continue;
+		}
+		if (d == 0) {
 			memcpy(path + strlen(path), not, sizeof(not));
 			return path;
 		}
-	return NULL;
+		if (!gone)
+			gone = w + 1;
+	}
+	/* None of them there (a driver domain's root, forkless alone): no
+	 * script to stand in for, so nothing to defer to. Some gone: the
+	 * first one names the reason. */
+	if (!gone || !there)
+		return NULL;
+	set_path(gone);
+	memcpy(path + strlen(path), not, sizeof(not));
+	return path;
 }

@@ -127,6 +127,22 @@ script missing vif-bridge xen-script-common.sh
 script missing block xen-script-common.sh
 mv "$HP/xsc" "$S/xen-script-common.sh"
 native missing-back vif-bridge
+# None of them there (a root with forkless's applets alone, such as a
+# driver domain's): no script to defer to, native.
+mkdir "$HP/away" && mv "$S"/*.distrib "$S"/*.sh "$HP/away/"
+native none-there vif-bridge
+native none-there vif-route
+native none-there block
+check "edits/none-there: nothing logged" "" "$(hp_syslog | grep -F 'Debian 12')"
+# one back, the others still gone: the first gone one named, and the
+# hand-over fails (no vif-bridge.distrib to run), not a native call
+cp "$HP/orig/locking.sh" "$S/"
+call vif-bridge
+check "edits/one-there: handed over, logged, failed" \
+	"1 $S/vif-bridge: handing over to $S/vif-bridge.distrib: $S/vif-bridge.distrib is not Debian 12's" \
+	"$RC $HANDOVER"
+mv "$HP/away"/* "$S/" && rmdir "$HP/away"
+native all-back vif-bridge
 
 # No stamp (forkless installed by hand): every file hashed on every call,
 # the same decisions.
