@@ -75,7 +75,7 @@ native stamped block
 # file (8 for the vif scripts, 7 for block); none of them is opened.
 call vif-bridge
 check "edits/stamped: one stat per file, none opened" "8 0 1" \
-	"$(grep -c "^[0-9]* \(stat(\|newfstatat(AT_FDCWD, \)\"$S/" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$S/[a-z-]*\(\.sh\|\.distrib\)\"" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$STAMP\"" "$HP/trace")"
+	"$(grep -c "^[0-9]*  *\(stat(\|newfstatat(AT_FDCWD, \)\"$S/" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$S/[a-z-]*\(\.sh\|\.distrib\)\"" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$STAMP\"" "$HP/trace")"
 
 # Each file edited in turn: the script runs; restored (the same bytes in
 # the same inode, its ctime new: hashed): native again.
