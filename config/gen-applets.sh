@@ -4,7 +4,7 @@
 # BusyBox-style: an applet describes itself in its own .c file, in comment
 # lines the build collects here:
 #   //config:...        a line of its Kconfig entry
-#   //applet:SYMBOL NAME PATH MAIN FLAGS [early=FN] [links=STRSYM]
+#   //applet:SYMBOL NAME PATH MAIN FLAGS [early=FN] [links=STRSYM] [at=/DIR/BASE]
 #                       its table entry: Kconfig symbol, argv[0] name,
 #                       install path, entry point, and its properties:
 #     FLAGS   0, or a comma-separated list of
@@ -21,6 +21,10 @@
 #                 separated; a name without '/' goes to usr/sbin) that are
 #                 links to this applet's PATH; `forkless NAME` runs the
 #                 FALLBACK applet only for these names
+#     at=/DIR/BASE  an argv[0] ending in /DIR/BASE runs this applet, whatever
+#                 BASE alone runs (Debian's /etc/init.d/xen is xencommons,
+#                 /usr/sbin/xen the xen applet); a path of at least two
+#                 components, one at= per applet
 #   //usage:TEXT        a line of the --help text of the last //applet: line
 #                       above it
 # Every applet source lives in a family folder applets/FAMILY/, whose
@@ -123,13 +127,16 @@ function cstr(s,    out, i, c) {
 			flags[cur] = flags[cur] (i > 1 ? " | " : "") "APPLET_" fl[i]
 		}
 	}
-	early[cur] = "0"; links[cur] = ""
+	early[cur] = "0"; links[cur] = ""; at[cur] = ""
 	for (i = 6; i <= n; i++) {
 		if (f[i] ~ /^early=[A-Za-z_][A-Za-z0-9_]*$/) early[cur] = substr(f[i], 7)
 		else if (f[i] ~ /^links=[A-Za-z0-9_]+$/) {
 			links[cur] = substr(f[i], 7)
 			need_symbol(links[cur], "//applet: links=")
 			if (cur != fallback) bad("links= without FALLBACK: " cur)
+		} else if (f[i] ~ /^at=(\/[A-Za-z0-9._-]+)+\/[A-Za-z0-9._-]+$/) {
+			if (at[cur] != "") bad("a second at= for " cur)
+			at[cur] = substr(f[i], 4)
 		} else bad("unknown //applet: field " f[i])
 	}
 	names[++count] = cur
@@ -184,6 +191,22 @@ END {
 		print "#endif"
 	} else
 		print "\t\"\";"
+	# Paths (at=): APPLETS_AT, one AT(BASE, "/DIR/", APPLET) per
+	# enabled applet that has one (core/table.c defines AT)
+	all = ""
+	for (i = 1; i <= count; i++) {
+		a = names[i]
+		if (at[a] == "") continue
+		base = at[a]; sub(/.*\//, "", base)
+		m = "APPLET_AT_" sym[a]
+		print "#if ENABLE_" sym[a]
+		print "#define " m " AT(\"" base "\", \"" substr(at[a], 1, length(at[a]) - length(base)) "\", \"" a "\")"
+		print "#else"
+		print "#define " m
+		print "#endif"
+		all = all " " m
+	}
+	print "#define APPLETS_AT" all
 	print "static const struct applet applets[] = {"
 	for (i = 1; i <= count; i++) {
 		a = names[i]

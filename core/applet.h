@@ -55,6 +55,9 @@ struct applet {
 /* ---- the table (table.c) ---------------------------------------------- */
 const struct applet *applet_table(size_t *count);
 const struct applet *find_applet(const char *name);
+/* The applet whose //applet: at= path argv0 ends in (name: its basename,
+ * a pointer into argv0), or NULL. No syscall, no TLS. */
+const struct applet *find_applet_at(const char *argv0, const char *name);
 /* The FALLBACK applet, or NULL when none is built in. */
 const struct applet *fallback_applet(void);
 /* a's early hook (//applet: early=), or NULL. */
@@ -67,9 +70,9 @@ const char *applet_links(const struct applet *a, const char **symbol);
 /* ---- the decision (dispatch.c) ---------------------------------------- */
 /* What runs under name (dispatch_name(argv0), a pointer into argv0):
  * main() and the ELF entry point both ask this. &dispatch_multiplexer for
- * a name beginning with "forkless"; the xencommons applet for an argv0
- * ending in "/init.d/xen" (Debian's /etc/init.d/xen); else the applet of
- * that name; else the FALLBACK applet; else NULL (not found). The entry
+ * a name beginning with "forkless"; the applet whose at= path argv0 ends
+ * in (find_applet_at); else the applet of that name; else the FALLBACK
+ * applet; else NULL (not found). The entry
  * point runs the result's applet_early(). */
 extern const struct applet dispatch_multiplexer;
 const struct applet *dispatch(const char *argv0, const char *name);

@@ -7,13 +7,10 @@
  * (xl): one prefix compare, a miss in a table of a handful of names,
  * then the FALLBACK applet.
  *
- * One name depends on more than the basename: `xen` is the wrapper
- * applet (/usr/sbin/xen runs xl), and also Debian's /etc/init.d/xen,
- * whose place the xencommons applet takes (forkless-xen links it
- * there). argv[0] ending in "/init.d/xen" is xencommons: sysvinit's
- * startpar, service(8), invoke-rc.d and the unit systemd generates all
- * run an init script by its full path. `./xen` typed in /etc/init.d is
- * still the wrapper: telling that apart would take a syscall. */
+ * A name may depend on more than the basename: an applet's //applet: at=
+ * path (an init script in another applet's name, say) claims the
+ * argv[0]s ending in it, before the basename alone (find_applet_at: a
+ * compare per such path). */
 #include <string.h>
 
 #include "libcommon.h"
@@ -33,10 +30,9 @@ const struct applet *dispatch(const char *argv0, const char *name)
 
 	if (strncmp(name, "forkless", 8) == 0)
 		return &dispatch_multiplexer;
-	if (ENABLE_XENCOMMONS && strcmp(name, "xen") == 0 &&
-	    name - argv0 >= 8 && memcmp(name - 8, "/init.d/", 8) == 0)
-		return find_applet("xencommons");
-	a = find_applet(name);
+	a = find_applet_at(argv0, name);
+	if (!a)
+		a = find_applet(name);
 	return a ? a : fallback_applet();
 }
 

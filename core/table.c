@@ -19,6 +19,23 @@ const struct applet *find_applet(const char *name)
 	return NULL;
 }
 
+/* The generated APPLETS_AT: one AT per //applet: at= path, for an argv0
+ * ending in DIR BASE (name: its basename, in argv0). Code, not a table:
+ * the compares of constant strings cost what a hand-written test did. */
+#define AT(BASE, DIR, APPLET)                                            \
+	if (strcmp(name, BASE) == 0 &&                                   \
+	    (size_t)(name - argv0) >= sizeof(DIR) - 1 &&                 \
+	    memcmp(name - (sizeof(DIR) - 1), DIR, sizeof(DIR) - 1) == 0) \
+		return find_applet(APPLET);
+
+const struct applet *find_applet_at(const char *argv0, const char *name)
+{
+	APPLETS_AT
+	(void)argv0;
+	(void)name;
+	return NULL;
+}
+
 const struct applet *fallback_applet(void)
 {
 	for (const struct applet *a = applets; a->name; a++)

@@ -5,9 +5,12 @@
  * Named xencommons, upstream Xen's name for the same script
  * (tools/hotplug/Linux/init.d/xencommons): `xen` is the wrapper applet's
  * name (/usr/sbin/xen). Installed at /usr/lib/xen-common/bin/xencommons,
- * as xendomains is; forkless-xen also links /etc/init.d/xen to it, which
- * core/dispatch.c gives this applet (argv[0] ending in "/init.d/xen"),
- * not the wrapper.
+ * as xendomains is; forkless-xen also links /etc/init.d/xen to it, and
+ * an argv[0] ending in "/init.d/xen" runs this applet, not the xen one
+ * (at= below): sysvinit's startpar, service(8), invoke-rc.d and the unit
+ * systemd generates all run an init script by its full path. `./xen`
+ * typed in /etc/init.d is still the xen applet: telling that apart would
+ * take a syscall.
  *
  * The script, step by step (docs/xen.md lists every difference):
  * - /etc/default/xen read as `.` reads plain assignments
@@ -30,7 +33,7 @@
  * - status (not the script's): LSB codes.
  * The waits are a pidfd and inotify, never a sleep.
  */
-//applet:XENCOMMONS xencommons usr/lib/xen-common/bin/xencommons xencommons_main 0
+//applet:XENCOMMONS xencommons usr/lib/xen-common/bin/xencommons xencommons_main 0 at=/init.d/xen
 //usage:Usage: xencommons {start|stop|restart|force-reload|status}
 //usage:
 //usage:Debian's /etc/init.d/xen without a shell: start loads the Xen

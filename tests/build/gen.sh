@@ -28,6 +28,10 @@ typo "unknown flag" 's,^\(//applet:XEN_VERSION .*\) 0$,\1 ARGS_PASSTRHOUGH,' \
 	"unknown //applet: flag ARGS_PASSTRHOUGH"
 typo "links= symbol without //config: entry" 's,links=XEN_WRAPPED_TOOLS,links=XEN_WRAPED_TOOLS,' \
 	"//applet: links= XEN_WRAPED_TOOLS has no //config: entry (config XEN_WRAPED_TOOLS)"
+typo "at= not a path of two components" 's,^\(//applet:XEN_DIR .*\) 0$,\1 0 at=xen,' \
+	"unknown //applet: field at=xen"
+typo "a second at=" 's,^\(//applet:XEN_DIR .*\) 0$,\1 0 at=/init.d/x at=/init.d/y,' \
+	"a second at= for xen-dir"
 typo "too few fields" 's,^//applet:XEN_DIR xen-dir .*,//applet:XEN_DIR xen-dir xen_dir_main 0,' \
 	"bad //applet: line: XEN_DIR xen-dir xen_dir_main 0"
 
