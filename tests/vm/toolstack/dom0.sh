@@ -275,22 +275,37 @@ info "xen-toolstack: $n wrapped names checked:$WRAPPED (dom0 up ${T_UP}s, names 
 # no address configured anywhere; QEMU has no network device, so nothing leaves the VM.
 ip link add xenbr0 type bridge && ip link set xenbr0 up || fail bridge "ip link add xenbr0 failed"
 mkdir -p /var/lib/xen/images
-mkcfg() { # NAME MODE SCRIPTDIR: a PV domU, 96 MB, one vif on xenbr0, one 8 MB file-backed disk
-	local img=/var/lib/xen/images/$1.img
+# mkcfg NAME MODE SCRIPTDIR [TYPE] [MEMORY]: a domU (TYPE pv, pvh or hvm; pv), MEMORY MB (96),
+# booted with domu-init.sh in MODE, one vif on xenbr0 (HVM: QEMU's NIC, type=ioemu), one
+# 8 MB file-backed disk; SCRIPTDIR other than /etc/xen/scripts: its vif-bridge and block.
+# HVM: the kernel booted by QEMU (bzImage), its console the emulated serial port; its
+# kernel unplugs the emulated disk only and loads no PV NIC driver (guests.sh says why).
+mkcfg() {
+	local img=/var/lib/xen/images/$1.img type=${4:-pv}
+	local args="quiet panic=-1 fltest.mode=$2 fltest.token=$TOKEN-$1" vif=bridge=xenbr0
 	rm -f "$img" && truncate -s 8M "$img"
 	{
 		echo "name = \"$1\""
-		echo 'type = "pv"'
-		echo "kernel = \"$K\""
+		echo "type = \"$type\""
 		echo "ramdisk = \"$D/initrd.gz\""
-		echo "extra = \"console=hvc0 quiet panic=-1 fltest.mode=$2 fltest.token=$TOKEN-$1\""
-		echo 'memory = 96'
+		echo "memory = ${5:-96}"
 		echo 'vcpus = 1'
+		if [ $type = hvm ]; then
+			echo "kernel = \"$D/bzImage\""
+			echo "cmdline = \"console=hvc0 console=ttyS0 xen_emul_unplug=ide-disks module_blacklist=xen_netfront $args\""
+			echo 'serial = "pty"'
+			echo 'vnc = 0'
+			echo 'vga = "none"'
+			vif=$vif,type=ioemu
+		else
+			echo "kernel = \"$K\""
+			echo "extra = \"console=hvc0 $args\""
+		fi
 		if [ "$3" = /etc/xen/scripts ]; then # Debian's defaults: vif-bridge, block
-			echo "vif = [ 'bridge=xenbr0' ]"
+			echo "vif = [ '$vif' ]"
 			echo "disk = [ 'file:$img,xvda,w' ]"
 		else
-			echo "vif = [ 'bridge=xenbr0,script=$3/vif-bridge' ]"
+			echo "vif = [ '$vif,script=$3/vif-bridge' ]"
 			echo "disk = [ 'format=raw,vdev=xvda,access=rw,script=$3/block,target=$img' ]"
 		fi
 		echo 'on_poweroff = "destroy"'
@@ -447,18 +462,30 @@ domu_destroyed() { # SET DIR I
 # untraced `xl console`) before the next is made, so that no guest's boot competes with
 # the next one's hotplug scripts for the CPUs; then listed and destroyed. Each xl command
 # runs under its own strace -f (an `xl create`'s strace lasts as long as its daemon).
-# console_marker NAME: DOMU-MARKER through `xl console NAME`, which exits at once while
-# xenconsoled has not yet set the new domain's console up (xl create can return before):
-# it is started again until the marker is there or XL_TIMEOUT has passed.
-console_marker() {
-	local t0=$SECONDS left
-	: >$T/console-$1.txt
+# console_until NAME FILE IN CHECK...: `xl console NAME` (stdin IN, a silent fifo) appended
+# to FILE until CHECK... succeeds (tried every second), within XL_TIMEOUT; CHECK's status.
+# `xl console` exits at once while xenconsoled has not set a new or restored domain's
+# console up (xl create can return before): it is started again.
+console_until() {
+	local n=$1 c=$2 in=$3 t0=$SECONDS left xp=
+	shift 3
 	while left=$((XL_TIMEOUT - (SECONDS - t0))) && [ $left -gt 0 ]; do
-		timeout $left xl console $1 </tmp/cin3 >>$T/console-$1.txt 2>&1 &
-		wait_for $T/console-$1.txt DOMU-MARKER $left $! && return 0
+		timeout $left xl console "$n" <"$in" >>"$c" 2>&1 &
+		xp=$!
+		while kill -0 $xp 2>/dev/null && [ $((SECONDS - t0)) -lt $XL_TIMEOUT ]; do
+			"$@" && break 2
+			nap 1
+		done
 		nap 1
 	done
-	return 1
+	kill $xp 2>/dev/null
+	wait $xp 2>/dev/null
+	"$@"
+}
+# console_marker NAME: DOMU-MARKER on NAME's console
+console_marker() {
+	: >$T/console-$1.txt
+	console_until $1 $T/console-$1.txt /tmp/cin3 in_file $T/console-$1.txt DOMU-MARKER
 }
 
 domus_three() { # SET DIR

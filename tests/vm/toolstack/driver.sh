@@ -2,8 +2,8 @@
 # tests/vm/toolstack/driver.sh — a driver domain backing another domU's vif and disk with
 # forkless's hotplug applets under `xl devd` (README "Driver domains"). Sourced by
 # tests/vm/toolstack/dom0.sh after guests.sh (it uses dom0.sh's pass, fail, fail_with, info,
-# save, in_list, wait_for, wait_gone, wait_exit, nap, strace_xl, oneline; T, D, K,
-# XL_TIMEOUT, TOKEN). Nothing runs on source.
+# save, in_list, wait_for, in_file, console_until, wait_gone, wait_exit, nap, strace_xl,
+# oneline; T, D, K, XL_TIMEOUT, TOKEN). Nothing runs on source.
 #
 #   driver_run
 #       1. `xl create` of a PV domU with driver_domain=1 (tests/vm/toolstack/dd-init.sh:
@@ -21,24 +21,6 @@
 #          process each
 #       5. the driver domain destroyed
 DD_NAME=drvdom DD_GUEST=drvguest
-
-# dd_console NAME TEXT FILE: `xl console NAME` appended to FILE until a line holds TEXT,
-# within XL_TIMEOUT (restarted while xenconsoled has not set the console up)
-dd_console() {
-	local n=$1 want=$2 c=$3 t0=$SECONDS left xp=
-	while left=$((XL_TIMEOUT - (SECONDS - t0))) && [ $left -gt 0 ]; do
-		timeout $left xl console "$n" </tmp/dd-cin >>$c 2>&1 &
-		xp=$!
-		while kill -0 $xp 2>/dev/null && [ $((SECONDS - t0)) -lt $XL_TIMEOUT ]; do
-			in_file $c "$want" && break 2
-			nap 1
-		done
-		nap 1
-	done
-	kill $xp 2>/dev/null
-	wait $xp 2>/dev/null
-	in_file $c "$want"
-}
 
 driver_run() {
 	local dd=$DD_NAME g=$DD_GUEST c=$T/console-$DD_NAME.txt gc=$T/console-$DD_GUEST.txt
@@ -75,7 +57,7 @@ driver_run() {
 	# 1. the driver domain
 	timeout $XL_TIMEOUT xl create $D/$dd.cfg >$T/xl-$dd.log 2>&1
 	rc=$?
-	if [ $rc != 0 ] || ! dd_console $dd DD-READY $c; then
+	if [ $rc != 0 ] || ! console_until $dd $c /tmp/dd-cin in_file $c DD-READY; then
 		fail_with driver-domain-up $c $T/xl-$dd.log "xl create rc=$rc, no DD-READY on its console"
 		xl destroy $dd >/dev/null 2>&1
 		kill $holder
@@ -123,7 +105,8 @@ driver_run() {
 	[ $rc = 0 ] && wait_gone $g 30 && pass driver-domain-guest-shutdown ||
 		{ fail_with driver-domain-guest-shutdown $gc $T/xl-$g-shutdown.log "rc=$rc"; xl destroy $g >/dev/null 2>&1; }
 	: >$c
-	if dd_console $dd "calls=4 procs=" $c && dd_console $dd "disk=[FORKLESS-DISK $TOKEN-$g]" $c; then
+	if console_until $dd $c /tmp/dd-cin in_file $c "calls=4 procs=" &&
+		console_until $dd $c /tmp/dd-cin in_file $c "disk=[FORKLESS-DISK $TOKEN-$g]"; then
 		stat=$(tr -d '\r' <$c | grep -a '^DD-STAT ' | tail -n 1)
 		echo "$stat" >$T/driver-stat
 		local scripts=${stat#*scripts=[}

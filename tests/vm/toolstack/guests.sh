@@ -2,7 +2,7 @@
 # tests/vm/toolstack/guests.sh — PVH and HVM domUs in the real dom0, with Debian's hotplug
 # scripts and with forkless's applets (README "Xen hotplug scripts"). Sourced by
 # tests/vm/toolstack/dom0.sh after seed.sh (it uses seed_query, seed_field, and dom0.sh's
-# pass, fail, fail_with, info, save, use_scripts, in_list, wait_gone, wait_exit, nap,
+# mkcfg, pass, fail, fail_with, info, save, use_scripts, in_list, wait_gone, wait_exit, nap,
 # strace_start, oneline; T, O, D, V, K, XL_TIMEOUT, TOKEN). Nothing runs on source.
 #
 #   guest_run TYPE SET     TYPE pvh or hvm, SET debian or forkless (/etc/xen/scripts as
@@ -28,35 +28,6 @@
 #   The console: hvc0 for PVH, the emulated serial port for HVM (`serial = "pty"`).
 #   tests/vm/proctable counts each lifecycle's hotplug processes (its guest-types table).
 GUEST_SAVE=/var/lib/xen/save
-
-guest_cfg() { # NAME TYPE -> $D/NAME.cfg
-	local img=/var/lib/xen/images/$1.img
-	rm -f "$img" && truncate -s 8M "$img"
-	{
-		echo "name = \"$1\""
-		echo "type = \"$2\""
-		echo 'memory = 128'
-		echo 'vcpus = 1'
-		if [ "$2" = hvm ]; then
-			echo "kernel = \"$D/bzImage\""
-			echo "ramdisk = \"$D/initrd.gz\""
-			echo "cmdline = \"console=hvc0 console=ttyS0 xen_emul_unplug=ide-disks module_blacklist=xen_netfront quiet panic=-1 fltest.mode=seed fltest.token=$TOKEN-$1\""
-			echo 'serial = "pty"'
-			echo 'vnc = 0'
-			echo 'vga = "none"'
-			echo "vif = [ 'bridge=xenbr0,type=ioemu' ]"
-		else
-			echo "kernel = \"$K\""
-			echo "ramdisk = \"$D/initrd.gz\""
-			echo "extra = \"console=hvc0 quiet panic=-1 fltest.mode=seed fltest.token=$TOKEN-$1\""
-			echo "vif = [ 'bridge=xenbr0' ]"
-		fi
-		echo "disk = [ 'file:$img,xvda,w' ]"
-		echo 'on_poweroff = "destroy"'
-		echo 'on_reboot = "destroy"'
-		echo 'on_crash = "destroy"'
-	} >"$D/$1.cfg"
-}
 
 # guest_alive TAG NAME [TEXT]: its report (with TEXT), the ping6 from dom0; sets GUEST_MARK
 guest_alive() {
@@ -87,7 +58,7 @@ guest_run() { # pvh|hvm debian|forkless
 	grep -q " $GUEST_SAVE 9p " /proc/mounts ||
 		{ fail "guest-$n" "$GUEST_SAVE is not the host's 9p share (tests/vm/guest/init.sh mounts tag xensave)"; return 1; }
 	use_scripts $set
-	guest_cfg $n $type
+	mkcfg $n seed /etc/xen/scripts $type 128
 	seed_disk $n "GUEST-DISK first $n"
 	rm -f /tmp/seed-cin && mkfifo /tmp/seed-cin
 	sleep 3600 >/tmp/seed-cin &

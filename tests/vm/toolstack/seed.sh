@@ -3,8 +3,9 @@
 # reboot's `xendomains stop` (save five domUs) and `xendomains start` (restore them), with
 # the guests checked alive afterwards. Sourced by tests/vm/toolstack/dom0.sh after
 # xendomains.sh (it uses xd_use, xd_traced, xd_programs, xd_hide_python, XD_BIN,
-# XD_DEBIAN) and the section-3 helpers (pass, fail, info, mkcfg, in_list, wait_gone,
-# wait_exit, nap, use_scripts, save; T, D, O, V, XL_TIMEOUT). Nothing runs on source.
+# XD_DEBIAN) and the section-3 helpers (pass, fail, info, mkcfg, console_until, in_list,
+# wait_gone, wait_exit, nap, use_scripts, save; T, D, O, V, XL_TIMEOUT). Nothing runs on
+# source.
 #
 #   seed_run debian|forkless|parallel
 #       five PV domUs (96 MB, a vif on xenbr0, an 8 MB file: disk) in /etc/xen/auto;
@@ -30,28 +31,21 @@ SEED_N=5
 SEED_SAVE=/var/lib/xen/save
 
 # seed_query NAME [TEXT]: the guest's report (DOMU-SEED ..., domu-init.sh prints one every
-# 3 s) in SEED_ANS: the first whole one seen through `xl console`, or with TEXT the first
-# that holds TEXT (else the last seen), within XL_TIMEOUT. `xl console` exits at once
-# while xenconsoled has not set a (restored) domain's console up: it is started again.
-# The console's text goes to the xenout share as it comes (seed-console-NAME.txt).
+# 3 s) in SEED_ANS: the first whole one seen through `xl console` (console_until), or with
+# TEXT the first that holds TEXT (else the last seen), within XL_TIMEOUT. The console's text
+# goes to the xenout share as it comes (seed-console-NAME.txt).
 seed_query() {
-	local n=$1 want=${2:-} c=$O/seed-console-$1.txt t0=$SECONDS left xp= l
+	local c=$O/seed-console-$1.txt
 	: >$c
 	SEED_ANS=
-	while left=$((XL_TIMEOUT - (SECONDS - t0))) && [ $left -gt 0 ]; do
-		timeout $left xl console "$n" </tmp/seed-cin >>$c 2>&1 &
-		xp=$!
-		while kill -0 $xp 2>/dev/null && [ $((SECONDS - t0)) -lt $XL_TIMEOUT ]; do
-			nap 1
-			l=$(tr -d '\r' <$c | grep -a 'DOMU-SEED marker=.*]$' | tail -n 1)
-			[ -n "$l" ] && SEED_ANS=$l
-			[ -n "$SEED_ANS" ] && [[ -z $want || $SEED_ANS == *"$want"* ]] && break 2
-		done
-		nap 1
-	done
-	kill $xp 2>/dev/null
-	wait $xp 2>/dev/null
+	console_until "$1" $c /tmp/seed-cin seed_seen $c "${2:-}"
 	[ -n "$SEED_ANS" ]
+}
+seed_seen() { # FILE TEXT: the last whole report of FILE in SEED_ANS; does it hold TEXT?
+	local l
+	l=$(tr -d '\r' <"$1" | grep -a 'DOMU-SEED marker=.*]$' | tail -n 1)
+	[ -n "$l" ] && SEED_ANS=$l
+	[ -n "$SEED_ANS" ] && [[ -z $2 || $SEED_ANS == *"$2"* ]]
 }
 # the field NAME of SEED_ANS ("marker", "ll", "up", "disk": disk's value is in brackets)
 seed_field() {
