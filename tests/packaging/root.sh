@@ -164,7 +164,7 @@ expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-r
 
 # ---- /etc/init.d/xendomains and /etc/init.d/xen: each applet in place of
 # Debian's script (the xencommons applet at /etc/init.d/xen though its
-# basename is the wrapper's `xen`: core/dispatch.c; /usr/sbin/xen still
+# basename is the wrapper's `xen`: its at=/init.d/xen; /usr/sbin/xen still
 # runs xl, the as-debian checks above) ----
 # init_script NAME APPLET USAGE RC-BEFORE RC-LINKS-FUNCTION UNIT-SETTINGS:
 # the link runs the applet; Debian's script at NAME.distrib, byte for

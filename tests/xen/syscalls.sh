@@ -60,7 +60,8 @@ check_wrapper "xentop-by-path" /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
 # Debian's script, is the xencommons applet, although its basename is the
 # wrapper's `xen`: no early exec of xl (one execve in the trace), the
 # applet's own answers. /usr/sbin/xen stays the wrapper (above), and so
-# does `./xen` typed in /etc/init.d (core/dispatch.c: no syscall to tell).
+# does `./xen` typed in /etc/init.d (xencommons' at=/init.d/xen: an argv[0]
+# suffix; telling more would take a syscall).
 if "$FORKLESS" --list | grep -qx xencommons; then
 	mkdir -p "$root/etc/init.d"
 	ln -s ../../usr/bin/forkless "$root/etc/init.d/xen"
