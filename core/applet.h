@@ -72,8 +72,8 @@ const char *applet_links(const struct applet *a, const char **symbol);
  * main() and the ELF entry point both ask this. &dispatch_multiplexer for
  * a name beginning with "forkless"; the applet whose at= path argv0 ends
  * in (find_applet_at); else the applet of that name; else the FALLBACK
- * applet; else NULL (not found). The entry
- * point runs the result's applet_early(). */
+ * applet; else NULL (not found). The entry point runs the result's
+ * applet_early(). */
 extern const struct applet dispatch_multiplexer;
 const struct applet *dispatch(const char *argv0, const char *name);
 /* What `forkless NAME` runs: the applet of that name, or the FALLBACK
