@@ -167,14 +167,15 @@ install: $(BIN)
 # scripts run with it), util-linux and mount (mount(8), unshare, setpriv),
 # file, qemu-system-x86 and cpio (real Xen under QEMU; Xen, the kernel and
 # busybox-static are only downloaded, into build/), clang and
-# libclang-rt-14-dev (fuzzing), python3 (a stand-in xenstore), gcc (unit
+# libclang-rt-dev (fuzzing: the runtime of the default clang, 14 on Debian
+# 12, 19 on 13), python3 (a stand-in xenstore), gcc (unit
 # and ASan/UBSan builds), bridge-utils, iproute2, losetup and net-tools
 # (the hotplug tests run Debian's vif-bridge, block and vif-route with them),
 # e2fsprogs and btrfs-progs (block's mounted-in-dom0 check on real mounts),
 # qemu-system-common (/usr/lib/qemu/virtiofsd: the VM test's virtio-fs share;
 # Debian 12 has no virtiofsd package).
 TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 \
-	pkg:qemu-system-common clang pkg:libclang-rt-14-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
+	pkg:qemu-system-common clang pkg:libclang-rt-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:btrfs-progs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
 check: $(BIN)

@@ -7,8 +7,8 @@
 # one process per CPU, as libFuzzer's -jobs/-workers) from the
 # checked-in corpus (new inputs go to a scratch copy; add interesting ones
 # by hand). A crash, sanitizer report or broken invariant is a FAIL naming
-# the saved input. Needs clang with its runtime (Debian 12: clang and
-# libclang-rt-14-dev / libclang-common-14-dev).
+# the saved input. Needs clang with its runtime (Debian: clang and
+# libclang-rt-dev, the runtime of the default clang: 14 on 12, 19 on 13).
 fuzz_target() {
 	local name=$1 corpus=$2 out=$TMPBASE/fuzz-$1 secs=${FUZZ_SECONDS:-30} rc runs
 	shift 2
@@ -22,7 +22,7 @@ fuzz_target() {
 	fi
 	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$out/probe.c"
 	if ! clang -fsanitize=fuzzer -o "$out/probe" "$out/probe.c" 2>"$out/probe.log"; then
-		fail "fuzz/$name" "clang cannot build libFuzzer targets (Debian: libclang-rt-14-dev): $(head -c 200 "$out/probe.log")"
+		fail "fuzz/$name" "clang cannot build libFuzzer targets (Debian: libclang-rt-dev): $(head -c 200 "$out/probe.log")"
 		return 0
 	fi
 	# Every applet enabled, so ENABLE_X code is compiled as in a full build.
