@@ -1,8 +1,9 @@
 # lib-oracle.sh - the real xl.cfg parser (sourced after tests/lib.sh).
 #
-# fetch_libxlutil: downloads Debian's libxen-dev once per tree into
-# build/deb-cache (apt-get download, dpkg -x; nothing is installed) and
-# prints the path of its static libxlutil.a.
+# fetch_libxlutil: downloads Debian 12's libxen-dev (4.17, the parser
+# xen-init-name follows) once per tree into build/deb-cache/bookworm
+# (tests/apt-release, whatever release this machine runs; dpkg -x;
+# nothing is installed) and prints the path of its static libxlutil.a.
 # build_oracle: builds tests/xen/oracle.c against it (glibc, the
 # library's own libc) and prints the binary's path.
 # Both return 1 when that cannot be done: the callers FAIL, never skip,
@@ -11,15 +12,14 @@
 DEB_CACHE=${DEB_CACHE:-$TOP/build/deb-cache}
 
 fetch_libxlutil() {
-	local dir=$DEB_CACHE/libxen-dev lib
+	local dir=$DEB_CACHE/bookworm/libxen-dev lib
 	lib=$(cd "$dir" 2>/dev/null && ls usr/lib/*/libxlutil.a 2>/dev/null | head -1)
 	if [ -n "$lib" ] && [ -f "$dir/$lib" ]; then
 		echo "$dir/$lib"; return 0
 	fi
-	mkdir -p "$DEB_CACHE"
-	( cd "$DEB_CACHE" && rm -rf libxen-dev_*.deb libxen-dev &&
-	  { apt-get download libxen-dev >/dev/null 2>&1 ||
-	    { apt-get update -qq >/dev/null 2>&1 && apt-get download libxen-dev >/dev/null 2>&1; }; } &&
+	mkdir -p "$DEB_CACHE/bookworm"
+	( cd "$DEB_CACHE/bookworm" && rm -rf libxen-dev_*.deb libxen-dev &&
+	  "$TOP"/tests/apt-release bookworm download . libxen-dev >/dev/null 2>&1 &&
 	  dpkg -x libxen-dev_*.deb libxen-dev ) || return 1
 	lib=$(cd "$dir" && ls usr/lib/*/libxlutil.a 2>/dev/null | head -1)
 	[ -n "$lib" ] || return 1

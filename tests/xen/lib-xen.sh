@@ -8,16 +8,17 @@
 
 DEB_CACHE=${DEB_CACHE:-$TOP/build/deb-cache}
 
-# Debian's xen-utils-common, downloaded (not installed) once per tree.
+# Debian 12's xen-utils-common (4.17: the scripts forkless stands in
+# for), downloaded (not installed) once per tree with tests/apt-release,
+# whatever release this machine runs.
 fetch_debian_scripts() {
-	local dir=$DEB_CACHE/xen-utils-common
+	local dir=$DEB_CACHE/bookworm/xen-utils-common
 	if [ -x "$dir/usr/lib/xen-common/bin/xen-utils-wrapper" ]; then
 		echo "$dir"; return 0
 	fi
-	mkdir -p "$DEB_CACHE"
-	( cd "$DEB_CACHE" && rm -f xen-utils-common_*.deb &&
-	  { apt-get download xen-utils-common >/dev/null 2>&1 ||
-	    { apt-get update -qq >/dev/null 2>&1 && apt-get download xen-utils-common >/dev/null 2>&1; }; } &&
+	mkdir -p "$DEB_CACHE/bookworm"
+	( cd "$DEB_CACHE/bookworm" && rm -rf xen-utils-common_*.deb xen-utils-common &&
+	  "$TOP"/tests/apt-release bookworm download . xen-utils-common >/dev/null 2>&1 &&
 	  dpkg -x xen-utils-common_*.deb xen-utils-common ) || return 1
 	echo "$dir"
 }

@@ -87,8 +87,9 @@ setup() {
 		mkdir -p "/run/ovl/$n/up" "/run/ovl/$n/work"
 		mount -t overlay overlay -o "lowerdir=/$d,upperdir=/run/ovl/$n/up,workdir=/run/ovl/$n/work" "/$d" || return 1
 	done
-	# Debian's xen-utils-common at its paths
-	mkdir -p /usr/lib/xen-common/bin /usr/lib/xen-4.17/bin /etc/xen/auto /etc/default /var/lib/xen
+	# Debian's xen-utils-common at its paths (a Debian 13 root may have no
+	# /etc/init.d: no package of a minimal one ships it)
+	mkdir -p /usr/lib/xen-common/bin /usr/lib/xen-4.17/bin /etc/xen/auto /etc/default /etc/init.d /var/lib/xen
 	for e in xen-utils-wrapper xen-version xen-dir xen-init-list xen-init-name; do
 		install -m 755 "$DEBIAN_SCRIPTS/usr/lib/xen-common/bin/$e" /usr/lib/xen-common/bin/$e || return 1
 	done
