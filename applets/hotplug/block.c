@@ -22,7 +22,7 @@
  * diverted block.distrib.
  */
 //config:config HOTPLUG_BLOCK
-//config:	bool "block: phy: and file: disks, loop devices (~15 KiB; ~30.4 KiB alone)"
+//config:	bool "block: phy: and file: disks, loop devices (~15 KiB; ~30.6 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help

@@ -247,14 +247,16 @@ int hp_reopen(int pathfd, int flags);
  * logged once at notice with why. When it cannot be executed: fatal. */
 _Noreturn void hp_fallback(struct hotplug *h, const char *why);
 /* Are the files the script would run (NAME.distrib and what it
- * sources) as Debian 12's xen-utils-common ships them? NULL, or why not
- * (the first file that is not), for hp_fallback: hp_check_command asks
- * first thing. Per call, against the stamp hp_stamp_write wrote
- * (hotplug-edits.c; docs/hotplug.md has the cost). */
+ * sources) as one Debian release's xen-utils-common ships them, Debian
+ * 12's or 13's, the same for all? NULL, or why not (the first file
+ * that is neither, or of the other release), for hp_fallback:
+ * hp_check_command asks first thing. Per call, against the stamp
+ * hp_stamp_write wrote (hotplug-edits.c; docs/hotplug.md has the cost). */
 const char *hp_edits(struct hotplug *h);
 /* `NAME --stamp` (hp_init): record which of those files are Debian's,
- * by their stat, in /var/lib/forkless/hotplug-stamp; exit 0, or 1 with
- * a message. forkless-xen's postinst and its dpkg trigger run it. */
+ * by their stat, with their releases, in /var/lib/forkless/hotplug-stamp;
+ * exit 0, or 1 with a message. forkless-xen's postinst and its dpkg
+ * trigger run it. */
 _Noreturn void hp_stamp_write(void);
 /* Does DIR hold an executable "*.hook" (call_hooks)? */
 int hp_have_hooks(const char *dir);

@@ -26,7 +26,7 @@
 //config:	  client, locks, syslog, the fallback, the check that the
 //config:	  files it stands in for are Debian's, MD5; netlink for the vif
 //config:	  scripts): ~12 KiB of the 22-31 KiB one costs alone. All
-//config:	  three cost ~37.1 KiB (musl static, -Os, LTO, help texts on).
+//config:	  three cost ~37.5 KiB (musl static, -Os, LTO, help texts on).
 //config:	  A call whose script or a file it sources is not Debian
 //config:	  12's runs the script (docs/hotplug.md).
 //config:

@@ -16,7 +16,7 @@
  * (vif-common.c).
  */
 //config:config HOTPLUG_VIF_ROUTE
-//config:	bool "vif-route: a routed vif, by netlink (~3.6 KiB; ~22.8 KiB alone)"
+//config:	bool "vif-route: a routed vif, by netlink (~3.6 KiB; ~23.2 KiB alone)"
 //config:	default y
 //config:	select ERRNO_TEXTS_NET
 //config:	help

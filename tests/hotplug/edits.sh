@@ -5,7 +5,16 @@
 # file restored, the call is native again. The same for upstream Xen's
 # vif-common.sh (handle_iptable active), a missing file, no stamp (a
 # hand install: every file hashed per call) and a stamp another user
-# could have written (ignored, logged). The real Debian 4.17 scripts.
+# could have written (ignored, logged). The real Debian scripts, each
+# check named after the release: all of it with Debian 13's
+# xen-utils-common (4.20, trixie/...); then the two releases' files side
+# by side (Debian 12's hotplugpath.sh, the only file that differs, among
+# Debian 13's files; the stamp across an upgrade and a downgrade); last a
+# subset with Debian 12's (4.17, bookworm/...): stamped and hashed,
+# native; an edit of a file of each script, and of hotplugpath.sh, handed
+# over. The rest would be the same run again: the other 10 files are the
+# same bytes in both, and with them the same code decides.
+HP_RELEASES="trixie bookworm"
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 need_applet vif-bridge vif-route block || exit 0
@@ -60,7 +69,7 @@ native() {
 }
 # script NAME SCRIPT FILE: the call execs SCRIPT.distrib, logged naming FILE
 script() {
-	local want="$S/$2: handing over to $S/$2.distrib: $S/$3 is not Debian 12's"
+	local want="$S/$2: handing over to $S/$2.distrib: $S/$3 is neither Debian 12's nor Debian 13's"
 	call "$2"
 	check "edits/$1: $2.distrib runs, logged" "$want" "$HANDOVER"
 	check "edits/$1: $2.distrib exec'd" yes \
@@ -139,7 +148,7 @@ check "edits/none-there: nothing logged" "" "$(hp_syslog | grep -F 'Debian 12')"
 cp "$HP/orig/locking.sh" "$S/"
 call vif-bridge
 check "edits/one-there: handed over, logged, failed" \
-	"1 $S/vif-bridge: handing over to $S/vif-bridge.distrib: $S/vif-bridge.distrib is not Debian 12's" \
+	"1 $S/vif-bridge: handing over to $S/vif-bridge.distrib: $S/vif-bridge.distrib is neither Debian 12's nor Debian 13's" \
 	"$RC $HANDOVER"
 mv "$HP/away"/* "$S/" && rmdir "$HP/away"
 native all-back vif-bridge
@@ -190,3 +199,115 @@ native stamp-while-edited-restored vif-bridge
 expect "edits/--stamp: cannot write" 1 "" \
 	"vif-bridge: cannot write $STAMP: Read-only file system"$'\n' \
 	-- bash -c "mount -o remount,ro /var/lib && '$FORKLESS' vif-bridge --stamp; r=\$?; mount -o remount,rw /var/lib; exit \$r"
+
+# ---- Debian 12's and Debian 13's files side by side -------------------
+BW=$HP_DEBS/bookworm/root/etc/xen/scripts
+TX=$HP_DEBS/trixie/root/etc/xen/scripts
+check "edits/releases: only hotplugpath.sh differs" "hotplugpath.sh" \
+	"$(for f in vif-bridge vif-route block $(cd "$TX" && ls -- *.sh); do cmp -s "$BW/$f" "$TX/$f" || echo "$f"; done)"
+# opened NAME: how many of the watched files the last call opened
+opened() { grep -c "openat(AT_FDCWD, \"$S/[a-z-]*\(\.sh\|\.distrib\)\", O_RDONLY" "$HP/trace"; }
+# releases FILE: whose file the stamp's record of FILE says it is (1
+# Debian 12's, 2 Debian 13's, 3 both's; the last 8 bytes of the record,
+# one of 11 of equal size, in the order of docs/hotplug.md's table)
+releases() {
+	local order="vif-bridge.distrib vif-route.distrib block.distrib vif-common.sh
+		xen-network-common.sh block-common.sh xen-hotplug-common.sh hotplugpath.sh
+		logging.sh xen-script-common.sh locking.sh" f i=0 size
+	size=$(( $(stat -c %s "$STAMP") / 11 ))
+	for f in $order; do
+		[ "$f" = "$1" ] && break
+		i=$((i + 1))
+	done
+	od -An -tu8 -j $(( (i + 1) * size - 8 )) -N 8 "$STAMP" | tr -d ' '
+}
+# dpkg's way: a new file renamed over the old one (a new inode)
+install_as_dpkg() { cp "$1" "$2.dpkg-new" && mv "$2.dpkg-new" "$2"; }
+for f in "$HP/orig"/*; do restore "${f##*/}"; done
+"$FORKLESS" vif-bridge --stamp
+check "edits/trixie-stamp: records Debian 13's hotplugpath.sh, both's locking.sh" "2 3" \
+	"$(releases hotplugpath.sh) $(releases locking.sh)"
+
+# Debian 12's hotplugpath.sh among Debian 13's files: every other file is
+# both releases', so this is Debian 12's set, native (hashed once).
+install_as_dpkg "$BW/hotplugpath.sh" "$S/hotplugpath.sh"
+native debian12-hotplugpath vif-bridge
+check "edits/debian12-hotplugpath: that file alone hashed" 1 "$(opened)"
+native debian12-hotplugpath vif-route
+native debian12-hotplugpath block
+# A genuine mix (one file Debian 12's alone, another Debian 13's alone)
+# cannot be made of the two packages' files, as only hotplugpath.sh
+# differs; the rule hands it over naming the first file that is not the
+# others' release ("is Debian 13's, the others Debian 12's"). The nearest:
+# Debian 12's hotplugpath.sh and a file of a third content, neither
+# release's, before or after it: that one named, not hotplugpath.sh.
+sed -i 's/# This function is disabled/# This function is Disabled/' "$S/vif-common.sh"
+script debian12-hotplugpath-third-before vif-bridge vif-common.sh
+restore vif-common.sh
+echo "# an admin's edit" >>"$S/locking.sh"
+script debian12-hotplugpath-third-after vif-bridge locking.sh
+script debian12-hotplugpath-third-after block locking.sh
+restore locking.sh
+native debian12-hotplugpath-restored vif-bridge
+
+# The upgrade, Debian 12 to 13: Debian 12's files stamped, then replaced
+# by Debian 13's as dpkg does it (each a new inode) before the trigger
+# writes the stamp again: hotplugpath.sh (the stamp's record is of the
+# old file: no stale vouching) hashed, the others still vouched for.
+for f in "$HP/orig"/*; do
+	b=${f##*/}
+	install_as_dpkg "$BW/${b%.distrib}" "$S/$b"
+done
+"$FORKLESS" vif-bridge --stamp
+check "edits/bookworm-stamp: records Debian 12's hotplugpath.sh, both's locking.sh" "1 3" \
+	"$(releases hotplugpath.sh) $(releases locking.sh)"
+native bookworm-stamped vif-bridge
+check "edits/bookworm-stamped: no file hashed" 0 "$(opened)"
+install_as_dpkg "$TX/hotplugpath.sh" "$S/hotplugpath.sh"
+native upgraded vif-bridge
+check "edits/upgraded: hotplugpath.sh hashed, the others vouched for" "1 1" \
+	"$(opened) $(grep -c "openat(AT_FDCWD, \"$S/hotplugpath.sh\"" "$HP/trace")"
+native upgraded vif-route
+native upgraded block
+for f in "$HP/orig"/*; do install_as_dpkg "$f" "$S/${f##*/}"; done
+native upgraded-all vif-bridge
+check "edits/upgraded-all: each file hashed" 8 "$(opened)"
+"$FORKLESS" vif-bridge --stamp
+native upgraded-restamped vif-bridge
+check "edits/upgraded-restamped: no file hashed" 0 "$(opened)"
+# The same in place (cp over the file: the same inode, and the same size:
+# xen-4.17 and xen-4.20 are as long; only the times differ): hashed.
+cp "$BW/hotplugpath.sh" "$S/hotplugpath.sh"
+native downgraded-in-place vif-bridge
+check "edits/downgraded-in-place: hotplugpath.sh hashed" 1 "$(opened)"
+cp "$TX/hotplugpath.sh" "$S/hotplugpath.sh"
+native upgraded-in-place block
+check "edits/upgraded-in-place: hotplugpath.sh hashed" 1 "$(opened)"
+
+# ---- Debian 12's files alone -------------------------------------------
+hp_release bookworm
+hp_use forkless vif-bridge vif-route block
+rm -r "$HP/orig" && mkdir "$HP/orig" && cp -a "$S"/*.distrib "$S"/*.sh "$HP/orig/"
+native stamped vif-bridge
+native stamped vif-route
+native stamped block
+call vif-bridge
+check "edits/stamped: one stat per file, none opened" "8 0" \
+	"$(grep -c "^[0-9]*  *\(stat(\|newfstatat(AT_FDCWD, \)\"$S/" "$HP/trace") $(opened)"
+for f in vif-common.sh hotplugpath.sh; do
+	echo "# an admin's edit" >>"$S/$f"
+	script "edit-$f" vif-bridge "$f"
+	script "edit-$f" vif-route "$f"
+	restore "$f"
+done
+for f in block-common.sh hotplugpath.sh; do
+	echo "# an admin's edit" >>"$S/$f"
+	script "edit-$f" block "$f"
+	restore "$f"
+done
+native restored vif-bridge
+rm "$STAMP"
+native no-stamp vif-bridge
+check "edits/no-stamp: each file opened once" 8 "$(opened)"
+native no-stamp vif-route
+native no-stamp block

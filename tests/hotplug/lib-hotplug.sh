@@ -4,6 +4,12 @@
 # hp_enter "$@"    re-run the calling script in a new mount and network
 #                  namespace (unshare -m -n): nothing it does is seen
 #                  outside, no address leaves the machine.
+# hp_release RELEASE
+#                  the Debian scripts hp_use installs from now on:
+#                  trixie (Debian 13, the default) or bookworm (Debian
+#                  12). In a script that sets HP_RELEASES="trixie
+#                  bookworm" (before sourcing this), every check's name
+#                  starts with "RELEASE/", the release of the moment.
 # hp_root          inside it: tmpfs /run (so /var/run/xenstored/socket and
 #                  /var/run/xen-hotplug are private), tmpfs /var/log, an
 #                  overlay on /etc with an empty /etc/xen/scripts, a tmpfs
@@ -14,7 +20,8 @@
 #                  (tests/xenstored-standin.py) on /var/run/xenstored/socket,
 #                  its tree in $HP/xs/tree. Sets HP (the scratch dir).
 # hp_use debian|forkless NAME...
-#                  /etc/xen/scripts/NAME is Debian's script, or a link to
+#                  /etc/xen/scripts/NAME is Debian's script (HP_RELEASE's:
+#                  HP_SCRIPTS), or a link to
 #                  forkless with Debian's as NAME.distrib (dpkg-divert),
 #                  and the stamp written (`forkless NAME --stamp`).
 # xs CMD ARGS      Debian's real xenstore-CMD (libxenstore, the socket).
@@ -29,16 +36,38 @@
 #                  writes (a batch of requests is one write, and its replies
 #                  are all read before the next write).
 #
-# Debian's scripts and clients come from `apt-get download` of
-# xen-utils-common, xenstore-utils, libxenstore4, libxentoolcore1 into
-# build/hotplug-debs (cached); brctl (bridge-utils), ip and losetup are
-# host tools that `make check` installs (TEST_TOOLS in the Makefile).
+# Debian's scripts come from each release's xen-utils-common, fetched
+# with tests/apt-release (Debian 12's or 13's whatever the host runs) into
+# build/hotplug-debs/RELEASE and unpacked in its root/ (cached): bookworm
+# is Debian 12 (4.17), trixie Debian 13 (4.20). The xenstore clients
+# (xenstore-read, -write... : the peer's tools, not the oracle) are
+# bookworm's xenstore-utils, libxenstore4 and libxentoolcore1 for both:
+# trixie's libxenstore4 needs glibc 2.38, which a Debian 12 host lacks,
+# and bookworm's run on Debian 13's glibc; the two print the same error
+# lines (`couldn't read path`, `could not write path`), and 4.20 dropped
+# only the `-s` option, which the scripts do not use. brctl
+# (bridge-utils), ip and losetup are host tools that `make check`
+# installs (TEST_TOOLS in the Makefile).
 
 . "$TOP/tests/lib-xenstored.sh"
 HP_DEBS=$TOP/build/hotplug-debs
-XS_ROOT=$HP_DEBS/root
+XS_ROOT=$HP_DEBS/bookworm/root
 HP_PATH=/usr/sbin:/usr/bin:/sbin:/bin:$XS_ROOT/usr/bin
 HP_ERR_LOG=/var/log/xen/xen-hotplug.log
+
+# hp_fetch RELEASE PACKAGE...: build/hotplug-debs/RELEASE/root, unpacked
+# from RELEASE's PACKAGEs (once: kept while its stamp file is there)
+hp_fetch() {
+	local rel=$1 d=$HP_DEBS/$1 p
+	shift
+	[ -f "$d/root.done" ] && return 0
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	"$TOP/tests/apt-release" "$rel" download "$d" "$@" >"$d/download.log" 2>&1 || return 1
+	for p in "$d"/*.deb; do
+		dpkg -x "$p" "$d/root" || return 1
+	done
+	touch "$d/root.done"
+}
 
 # hp_prepare NAME: the packages and tools, or 1 after a SKIPPED/FAIL line.
 hp_prepare() {
@@ -51,16 +80,9 @@ hp_prepare() {
 		fail "$name" "missing tools:$missing (.ci/run installs them)"
 		return 1
 	fi
-	if ! [ -x "$XS_ROOT/usr/bin/xenstore-read" ] || ! [ -f "$XS_ROOT/etc/xen/scripts/vif-bridge" ]; then
-		mkdir -p "$HP_DEBS" && rm -rf "$XS_ROOT"
-		( cd "$HP_DEBS" && apt-get download xen-utils-common xenstore-utils \
-			libxenstore4 libxentoolcore1 >/dev/null 2>&1 ) ||
-			{ fail "$name" "apt-get download of Debian's Xen packages failed"; return 1; }
-		for p in "$HP_DEBS"/xen-utils-common_*.deb "$HP_DEBS"/xenstore-utils_*.deb \
-			"$HP_DEBS"/libxenstore4_*.deb "$HP_DEBS"/libxentoolcore1_*.deb; do
-			dpkg -x "$p" "$XS_ROOT" || { fail "$name" "dpkg -x $p"; return 1; }
-		done
-	fi
+	hp_fetch bookworm xen-utils-common xenstore-utils libxenstore4 libxentoolcore1 &&
+		hp_fetch trixie xen-utils-common ||
+		{ fail "$name" "download of Debian's Xen packages failed (build/hotplug-debs/*/download.log)"; return 1; }
 }
 
 hp_enter() {
@@ -68,6 +90,20 @@ hp_enter() {
 		HP_IN_NS=1 exec unshare -m -n --propagation private bash "$0" "$@"
 	fi
 }
+
+hp_release() {
+	HP_RELEASE=$1
+	HP_SCRIPTS=$HP_DEBS/$1/root/etc/xen/scripts
+}
+hp_release trixie
+if [ "${HP_RELEASES:-trixie}" != trixie ]; then
+	eval "hp_lib_$(declare -f pass)"
+	eval "hp_lib_$(declare -f fail)"
+	eval "hp_lib_$(declare -f skip)"
+	pass() { hp_lib_pass "$HP_RELEASE/$1"; }
+	fail() { local n=$1; shift; hp_lib_fail "$HP_RELEASE/$n" "$@"; }
+	skip() { hp_lib_skip "$HP_RELEASE/$1" "$2"; }
+fi
 
 xs() {
 	local cmd=$1
@@ -130,15 +166,15 @@ hp_cleanup() {
 hp_use() {
 	local how=$1 f
 	shift
-	for f in "$XS_ROOT"/etc/xen/scripts/*.sh; do
+	for f in "$HP_SCRIPTS"/*.sh; do
 		cp "$f" /etc/xen/scripts/
 	done
 	for f in "$@"; do
 		rm -f "/etc/xen/scripts/$f" "/etc/xen/scripts/$f.distrib"
 		if [ "$how" = debian ]; then
-			cp "$XS_ROOT/etc/xen/scripts/$f" "/etc/xen/scripts/$f"
+			cp "$HP_SCRIPTS/$f" "/etc/xen/scripts/$f"
 		else
-			cp "$XS_ROOT/etc/xen/scripts/$f" "/etc/xen/scripts/$f.distrib"
+			cp "$HP_SCRIPTS/$f" "/etc/xen/scripts/$f.distrib"
 			ln -s "$FORKLESS" "/etc/xen/scripts/$f"
 		fi
 	done

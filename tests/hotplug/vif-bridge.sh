@@ -1,11 +1,19 @@
 #!/bin/bash
-# tests/hotplug/vif-bridge.sh - forkless's vif-bridge against Debian 4.17's
+# tests/hotplug/vif-bridge.sh - forkless's vif-bridge against Debian's
 # script (bash, real ip and brctl, real xenstore-read/write over the
 # stand-in xenstored's socket) in a network namespace: a veth vif1.0 and
 # real bridges. Each scenario is set up twice from scratch, run once with
 # each, and the end states compared: exit status, every xenstore key,
 # links (flags, MAC, MTU, master), addresses, routes, the syslog lines.
 # Then what only forkless does: one process per call, hand-overs.
+# Every scenario runs against Debian 13's scripts (trixie, Debian's
+# stable; checks named trixie/...), a subset against Debian 12's (the
+# end of this file; bookworm/...): the two releases' scripts differ
+# only in hotplugpath.sh's /usr/lib/xen-4.XX paths, which put a PATH
+# directory before /sbin:/bin holding none of the commands the scripts
+# run (docs/hotplug.md), so the rest would be the same code compared
+# twice, at the cost of a minute or more of `tests/run hotplug`.
+HP_RELEASES="trixie bookworm"
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare vif-bridge || exit 0
@@ -44,7 +52,7 @@ scenario libxl-args-offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline type
 # round trips (each a wait on xenstored, a context switch each way on a one-vCPU dom0):
 # online reads vifname, bridge and mtu at once, then writes the frontend's mtu and
 # hotplug-status; offline reads vifname and bridge. Not ip: vif-common.sh reads it for
-# handle_iptable, which Debian 4.17's vif-bridge does not call.
+# handle_iptable, which Debian's vif-bridge (4.17 and 4.20) does not call.
 check "vif-bridge/online: xenstore requests (Debian's: $(cat "$HP/libxl-args.debian.xsreq"))" 5 "$(cat "$HP/libxl-args.forkless.xsreq")"
 check "vif-bridge/online: xenstore round trips" 3 "$(hp_xs_trips "$HP/libxl-args.forkless.strace")"
 check "vif-bridge/offline: xenstore requests (Debian's: $(cat "$HP/libxl-args-offline.debian.xsreq"))" 2 "$(cat "$HP/libxl-args-offline.forkless.xsreq")"
@@ -311,8 +319,20 @@ xs write backend/vif/1/0/hotplug-status ""
 hp_call "${VIF_ENV[@]}" -- vif-bridge online 'bridge=$(true)'
 check "vif-bridge/no-distrib: status" 1 "$RC"
 check "vif-bridge/no-distrib: hotplug-error" \
-	"cannot run /etc/xen/scripts/vif-bridge.distrib (/etc/xen/scripts/vif-bridge.distrib is not Debian 12's): No such file or directory" \
+	"cannot run /etc/xen/scripts/vif-bridge.distrib (/etc/xen/scripts/vif-bridge.distrib is neither Debian 12's nor Debian 13's): No such file or directory" \
 	"$(xs read backend/vif/1/0/hotplug-error 2>&1)"
+
+# ---- Debian 12's scripts (4.17): the subset --------------------------
+# a bridge's online and offline, an error's, a missing variable's (bash's
+# words with a file and line), QEMU's tap
+hp_release bookworm
+scenario online s_plain "${VIF_ENV[@]}" -- vif-bridge online
+has online "hotplug-status=connected"
+scenario offline s_offline "${VIF_ENV[@]}" -- vif-bridge offline
+scenario missing-bridge s_missing "${VIF_ENV[@]}" -- vif-bridge online
+scenario no-XENBUS_PATH s_plain vif=vif1.0 -- vif-bridge online
+scenario tap-add s_tap "${TAP_ENV[@]}" -- vif-bridge add type_if=tap
+scenario tap-remove s_tap_on "${TAP_ENV[@]}" -- vif-bridge remove type_if=tap
 
 # A xenstored that never answers: reported within the budget, not hung.
 exit 0

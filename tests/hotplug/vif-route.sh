@@ -1,9 +1,17 @@
 #!/bin/bash
-# tests/hotplug/vif-route.sh - forkless's vif-route against Debian 4.17's
+# tests/hotplug/vif-route.sh - forkless's vif-route against Debian's
 # script (bash, real ifconfig and ip) in a network namespace: dom0's eth0
 # (a veth with 10.1.0.1/24), vif1.0 (a veth); the end states compared:
 # exit status, every xenstore key, links, addresses, routes, proxy ARP,
 # the syslog lines.
+# Every scenario runs against Debian 13's scripts (trixie, Debian's
+# stable; checks named trixie/...), a subset against Debian 12's (the
+# end of this file; bookworm/...): the two releases' scripts differ
+# only in hotplugpath.sh's /usr/lib/xen-4.XX paths, which put a PATH
+# directory before /sbin:/bin holding none of the commands the scripts
+# run (docs/hotplug.md), so the rest would be the same code compared
+# twice, at the cost of a minute or more of `tests/run hotplug`.
+HP_RELEASES="trixie bookworm"
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-hotplug.sh"
 hp_prepare vif-route || exit 0
@@ -109,4 +117,12 @@ s|^\(<27>TIME root: \)/etc/xen/scripts/vif-route: /etc/xen/scripts/vif-route fai
 s|hotplug-error=/etc/xen/scripts/vif-route failed|hotplug-error=/etc/xen/scripts/vif-route.distrib failed|
 s|hotplug-error /etc/xen/scripts/vif-route failed|hotplug-error /etc/xen/scripts/vif-route.distrib failed|' \
 WANT_PROCS=- scenario ipv6-handed-over s_v6 "${VIF_ENV[@]}" -- vif-route online
+# ---- Debian 12's scripts (4.17): the subset --------------------------
+# online and offline, no netdev (an error), QEMU's tap added and removed
+hp_release bookworm
+scenario online s_plain "${VIF_ENV[@]}" -- vif-route online
+scenario offline s_offline "${VIF_ENV[@]}" -- vif-route offline
+scenario no-netdev s_no_eth0 "${VIF_ENV[@]}" -- vif-route online
+scenario tap-add s_tap "${TAP_ENV[@]}" -- vif-route add type_if=tap
+scenario tap-remove s_tap_on "${TAP_ENV[@]}" -- vif-route remove type_if=tap
 exit 0
