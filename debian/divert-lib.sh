@@ -8,6 +8,9 @@
 #   add PATH      it added the diversion (--rename: Debian's file moved)
 #   local PATH    it turned a local diversion PATH -> PATH.distrib into
 #                 forkless-xen's (Debian's file left where it was)
+#   own PATH      it added the diversion without --rename: the file at
+#                 PATH was forkless-xen's own under PATH's other name on
+#                 merged /usr (below, ours_by_alias), not Debian's
 #   pending PATH  it moved a conffile dpkg has unpacked and not yet
 #                 configured, PATH.dpkg-new, to PATH.distrib.dpkg-new
 # An abort (postrm abort-install/abort-upgrade, preinst abort-upgrade)
@@ -18,6 +21,49 @@ JOURNAL=/var/lib/forkless-xen/preinst.journal
 
 # exists PATH: PATH is there, a dangling symlink included.
 exists() { [ -e "$1" ] || [ -L "$1" ]; }
+
+# alias_of PATH: PATH's other name on merged /usr, where /lib, /bin and
+# /sbin are /usr/lib, /usr/bin and /usr/sbin; nothing for other paths.
+alias_of() {
+	case $1 in
+	/usr/lib/*|/usr/bin/*|/usr/sbin/*) echo "${1#/usr}" ;;
+	/lib/*|/bin/*|/sbin/*) echo "/usr$1" ;;
+	esac
+}
+
+# owners PATH: the packages dpkg lists as shipping PATH, by that exact
+# name, one a line (not its "diversion by PACKAGE from: PATH" lines).
+owners() {
+	dpkg-query -S "$1" 2>/dev/null | awk -v f="$1" '
+		!/^diversion by / && substr($0, length($0) - length(f) - 1) == ": " f {
+			n = split(substr($0, 1, length($0) - length(f) - 2), p, ", ")
+			for (i = 1; i <= n; i++) print p[i] }'
+}
+
+# recorded_md5 PKG PATH: the md5sum dpkg records for PKG's regular file
+# PATH (not for a conffile), or nothing.
+recorded_md5() {
+	sums=$(dpkg-query --control-path "$1" md5sums 2>/dev/null) || return 0
+	[ -n "$sums" ] && awk -v f="${2#/}" '$2 == f { print $1; exit }' "$sums"
+}
+
+# ours_by_alias PATH: the file at PATH is forkless-xen's own, shipped by
+# its installed version under PATH's other name (forkless-xen 0.1 shipped
+# its units at /lib/systemd/system, which on merged /usr is the directory
+# of Debian 13's), and its bytes are not those dpkg records for another
+# package's PATH. Diverting it with --rename would keep forkless's unit as
+# Debian's at PATH.distrib, and a purge would put it back at PATH.
+ours_by_alias() {
+	a=$(alias_of "$1")
+	[ -n "$a" ] && [ -f "$1" ] && [ ! -L "$1" ] || return 1
+	owners "$a" | grep -qx forkless-xen || return 1
+	sum=$(md5sum <"$1" | cut -c1-32)
+	for p in $(owners "$1"); do
+		[ "$p" = forkless-xen ] && continue
+		[ "$(recorded_md5 "$p" "$1")" = "$sum" ] && return 1
+	done
+	return 0
+}
 
 # pending_conffile PATH: PATH is a conffile of a package that dpkg has
 # unpacked and not configured yet: its new version waits at PATH.dpkg-new,
@@ -90,6 +136,16 @@ divert_all() {
 			dpkg-divert --package forkless-xen --no-rename --divert "$f.distrib" --add "$f" >/dev/null
 			continue ;;
 		esac
+		if ours_by_alias "$f"; then
+			# Debian's file is not there to move aside (Debian 12 has
+			# none; on Debian 13 forkless-xen 0.1's overwrote it):
+			# the unpack replaces forkless's, and Debian's comes back
+			# at PATH.distrib with xen-utils-common's reinstall
+			# (postinst says so: missing_debian_files).
+			echo "own $f" >>"$JOURNAL"
+			dpkg-divert --package forkless-xen --no-rename --divert "$f.distrib" --add "$f" >/dev/null
+			continue
+		fi
 		# A conffile dpkg has unpacked in this run, before the diversion
 		# existed, waits at PATH.dpkg-new; its package's configure will
 		# look for it at the diverted name, PATH.distrib.dpkg-new (and
@@ -127,6 +183,10 @@ undo_journal() {
 				dpkg-divert --package forkless-xen --no-rename --divert "$f.distrib" --remove "$f" >/dev/null
 				dpkg-divert --local --no-rename --divert "$f.distrib" --add "$f" >/dev/null
 			fi ;;
+		own)
+			if [ "$(dpkg-divert --listpackage "$f")" = forkless-xen ]; then
+				dpkg-divert --package forkless-xen --no-rename --divert "$f.distrib" --remove "$f" >/dev/null
+			fi ;;
 		esac
 	done
 	rm -f "$JOURNAL"
@@ -147,4 +207,52 @@ undivert() {
 # forkless-xen, whatever version's list diverted it.
 owned_diversions() {
 	dpkg-divert --list | awk '$1 == "diversion" && $NF == "forkless-xen" { print $3 }'
+}
+
+# missing_debian_files: for each path forkless-xen diverts that another
+# package ships by that name, whose file is missing at PATH.distrib, say
+# so and how to get it back (after an upgrade from forkless-xen 0.1 on
+# Debian 13, whose units had overwritten Debian's: ours_by_alias).
+missing_debian_files() {
+	for f in $(owned_diversions); do
+		exists "$f.distrib" && continue
+		for p in $(owners "$f"); do
+			[ "$p" = forkless-xen ] && continue
+			echo "forkless-xen: $p's $f is not on disk (diverted to $f.distrib): an earlier forkless-xen wrote its own file over it." >&2
+			echo "forkless-xen: 'apt-get install --reinstall $p' puts it back." >&2
+		done
+	done
+}
+
+# The units forkless-xen ships (#UNITS#, debian/split), enabled at
+# configure as debhelper's dh_installsystemd would (deb-systemd-helper:
+# enabled on a first install, left as the admin set them after).
+enable_units() {
+	command -v deb-systemd-helper >/dev/null || return 0
+	for u in $UNITS; do
+		if deb-systemd-helper --quiet was-enabled "$u"; then
+			deb-systemd-helper enable "$u" >/dev/null || :
+		else
+			deb-systemd-helper update-state "$u" >/dev/null || :
+		fi
+	done
+}
+
+# purge_units: at purge, forget the enablement of each unit no other
+# package ships. Debian 13's xen-utils-common ships and enables units of
+# the same names: once the diversions are gone they are back, enabled or
+# disabled as their package and the admin left them, and stay so.
+purge_units() {
+	command -v deb-systemd-helper >/dev/null || return 0
+	for u in $UNITS; do
+		[ -e "/usr/lib/systemd/system/$u" ] || [ -e "/lib/systemd/system/$u" ] && continue
+		deb-systemd-helper purge "$u" >/dev/null || :
+	done
+}
+
+# daemon_reload: systemd, when it runs, reads the units as they now are.
+daemon_reload() {
+	if [ -d /run/systemd/system ]; then
+		systemctl --system daemon-reload >/dev/null || :
+	fi
 }
