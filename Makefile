@@ -173,9 +173,11 @@ install: $(BIN)
 # (the hotplug tests run Debian's vif-bridge, block and vif-route with them),
 # e2fsprogs and btrfs-progs (block's mounted-in-dom0 check on real mounts),
 # qemu-system-common (/usr/lib/qemu/virtiofsd: the VM test's virtio-fs share;
-# Debian 12 has no virtiofsd package).
-TEST_TOOLS := strace dash unshare setpriv mount file cpio xz qemu-system-x86_64 \
-	pkg:qemu-system-common clang pkg:libclang-rt-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
+# Debian 12 has no virtiofsd package; Debian 13's is the package virtiofsd,
+# which the pseudo-tool virtiofsd installs there), xz and zstd (Debian 12's
+# kernel is xz-compressed, 13's zstd; 13's modules are .ko.xz).
+TEST_TOOLS := strace dash unshare setpriv mount file cpio xz zstd qemu-system-x86_64 \
+	pkg:qemu-system-common virtiofsd clang pkg:libclang-rt-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:btrfs-progs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
 check: $(BIN)
@@ -183,7 +185,7 @@ check: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/run
 # What check-fast needs of them: not QEMU and cpio (the VM boots), nor the
 # packaging tools.
-TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common \
+TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common virtiofsd zstd \
 	pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian,$(TEST_TOOLS))
 
 # The developer's loop (docs/testing.md): the families' host tests, unit,
@@ -205,11 +207,11 @@ check-packaging: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/run packaging
 
 check-vm: $(BIN)
-	tests/vm/run $(abspath $(BIN))
+	FORKLESS=$(abspath $(BIN)) tests/vm/vm.sh
 
 # the Xen boot of check-vm alone: the stub checks and the real toolstack (tests/vm/toolstack/)
 check-xen-toolstack: $(BIN)
-	VM_ONLY=xen tests/vm/run $(abspath $(BIN))
+	VM_ONLY=xen FORKLESS=$(abspath $(BIN)) tests/vm/vm.sh
 
 bench: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/bench/run

@@ -21,6 +21,10 @@ for tool in "$@"; do
 		pkg=${tool#pkg:}
 		command -v dpkg-query >/dev/null 2>&1 || continue   # not Debian: cannot tell
 		[ "$(dpkg-query -W -f '${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] && continue ;;
+	virtiofsd)
+		# QEMU's C virtiofsd in qemu-system-common (Debian 12), its own package in 13
+		[ -x /usr/lib/qemu/virtiofsd ] || [ -x /usr/libexec/virtiofsd ] && continue
+		pkg=virtiofsd ;;
 	*)
 		command -v "$tool" >/dev/null 2>&1 && continue
 		case ${tool##*/} in
@@ -28,7 +32,7 @@ for tool in "$@"; do
 		kconfig-conf|kconfig-mconf) pkg=kconfig-frontends-nox ;;
 		gcc|cc) pkg=gcc ;;
 		clang) pkg=clang ;;
-		strace|dash|file|cpio|python3|mount) pkg=${tool##*/} ;;
+		strace|dash|file|cpio|python3|mount|zstd) pkg=${tool##*/} ;;
 		unshare|setpriv|nsenter) pkg=util-linux ;;
 		qemu-system-x86_64) pkg=qemu-system-x86 ;;
 		brctl) pkg=bridge-utils ;;

@@ -14,7 +14,7 @@
 #   /usr/...            forkless, installed with `forkless --install -s /`
 #   /debian/            chroot with Debian's xen-utils-common scripts at their real paths
 #                       and /bin/sh = busybox: the peer to compare with
-#   /vmtest/stub        stub Xen tool (stub.c), copied to /usr/lib/xen-4.17/bin/{xl,xentop}
+#   /vmtest/stub        stub Xen tool (stub.c), copied to /usr/lib/xen-$XV/bin/{xl,xentop}
 #                       during the test; /vmtest/vmclock prints a microsecond clock
 #   /vmtest/modules/    kernel modules (load order in /vmtest/modules/order)
 #
@@ -124,17 +124,20 @@ if [ ! -x /usr/bin/forkless ]; then
 	finish
 fi
 
-# ---- the Debian chroot: same /sys, /proc, /dev, /tmp and (later) /usr/lib/xen-4.17 ----
+# The running Xen's MAJOR.MINOR (4.17 on Debian 12, 4.20 on Debian 13): the directory the
+# wrappers look for; the plain boot has none and never makes it
+XV=$(cat /sys/hypervisor/version/major 2>/dev/null).$(cat /sys/hypervisor/version/minor 2>/dev/null)
+# ---- the Debian chroot: same /sys, /proc, /dev, /tmp and (later) /usr/lib/xen-$XV ----
 for d in sys dev tmp; do mount --bind /$d /debian/$d; done
 mount -t proc proc /debian/proc
 
-# make_xen_dir: the state "xen-utils-4.17 installed": /usr/lib/xen-4.17/bin with the stubs,
+# make_xen_dir: the state "xen-utils-$XV installed": /usr/lib/xen-$XV/bin with the stubs,
 # seen identically by forkless (/) and by Debian's scripts (/debian)
 make_xen_dir() {
-	mkdir -p /usr/lib/xen-4.17/bin /debian/usr/lib/xen-4.17
-	cp /vmtest/stub /usr/lib/xen-4.17/bin/xl
-	cp /vmtest/stub /usr/lib/xen-4.17/bin/xentop
-	mount --bind /usr/lib/xen-4.17 /debian/usr/lib/xen-4.17
+	mkdir -p /usr/lib/xen-$XV/bin /debian/usr/lib/xen-$XV
+	cp /vmtest/stub /usr/lib/xen-$XV/bin/xl
+	cp /vmtest/stub /usr/lib/xen-$XV/bin/xentop
+	mount --bind /usr/lib/xen-$XV /debian/usr/lib/xen-$XV
 }
 
 # compare NAME CMD [ARGS...]: run CMD (an absolute path) with forkless in / and with
@@ -192,7 +195,7 @@ compare_all() {
 	compare "xen-toolstack-wrapper-vs-debian-$st" /usr/lib/xen-common/bin/xen-toolstack-wrapper "a b"
 }
 
-NOTDIR_MSG="ERROR:  Can't find version 4.17 of xen utils (maybe xen-utils-4.17 was already removed before rebooting out of Xen 4.17), bailing out!"
+NOTDIR_MSG="ERROR:  Can't find version $XV of xen utils (maybe xen-utils-$XV was already removed before rebooting out of Xen $XV), bailing out!"
 
 if [ "$MODE" = xen ]; then
 	t=$(cat /sys/hypervisor/type 2>&1)
@@ -201,10 +204,10 @@ if [ "$MODE" = xen ]; then
 
 	out=$(/usr/lib/xen-common/bin/xen-version 2>/tmp/e)
 	rc=$?
-	[ "$out" = 4.17 ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-version ||
+	[ "$out" = "$XV" ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-version ||
 		fail xen-version "stdout=[$out] exit=$rc stderr=[$(oneline /tmp/e)]"
 
-	# before /usr/lib/xen-4.17 exists
+	# before /usr/lib/xen-$XV exists
 	out=$(/usr/lib/xen-common/bin/xen-dir 2>/tmp/e)
 	rc=$?
 	[ -z "$out" ] && [ $rc = 127 ] && [ "$(cat /tmp/e)" = "$NOTDIR_MSG" ] && pass xen-dir-missing ||
@@ -214,11 +217,11 @@ if [ "$MODE" = xen ]; then
 	make_xen_dir
 	out=$(/usr/lib/xen-common/bin/xen-dir 2>/tmp/e)
 	rc=$?
-	[ "$out" = /usr/lib/xen-4.17 ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-dir ||
+	[ "$out" = "/usr/lib/xen-$XV" ] && [ $rc = 0 ] && [ ! -s /tmp/e ] && pass xen-dir ||
 		fail xen-dir "stdout=[$out] exit=$rc stderr=[$(oneline /tmp/e)]"
-	exec_check exec-xl /usr/sbin/xl /usr/lib/xen-4.17/bin/xl
-	exec_check exec-xentop /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
-	exec_check exec-xen /usr/sbin/xen /usr/lib/xen-4.17/bin/xl
+	exec_check exec-xl /usr/sbin/xl /usr/lib/xen-$XV/bin/xl
+	exec_check exec-xentop /usr/sbin/xentop /usr/lib/xen-$XV/bin/xentop
+	exec_check exec-xen /usr/sbin/xen /usr/lib/xen-$XV/bin/xl
 	compare_all dir
 
 	# ---- timing: N calls of `xl -q` (the stub exits at once) a side, in ten rounds of N/10
@@ -230,7 +233,7 @@ if [ "$MODE" = xen ]; then
 	sd=0 sf=0 sb=0 r=0
 	while [ $r -lt 10 ]; do
 		t0=$(/vmtest/vmclock)
-		sh -c "$loop" /usr/lib/xen-4.17/bin/xl
+		sh -c "$loop" "/usr/lib/xen-$XV/bin/xl"
 		t1=$(/vmtest/vmclock)
 		sh -c "$loop" /usr/sbin/xl
 		t2=$(/vmtest/vmclock)

@@ -6,7 +6,7 @@
 # xl link) runs the hotplug calls of the devices it backs, with forkless's applets in
 # /etc/xen/scripts. Prints on its console, read by dom0 through `xl console`:
 #   DD-WRAP forkless|debian rc=N err=[TEXT]   `xl` through forkless's link and through
-#                              Debian's xen-utils-wrapper with /usr/lib/xen-4.17 moved
+#                              Debian's xen-utils-wrapper with /usr/lib/xen-VERSION moved
 #                              away: the version lock's message in a domU
 #   DD-READY                   xenbr1 made, xl devd running
 #   DD-STAT devd=PID|none calls=N procs=M scripts=[NAME ...] disk=[TEXT]  every 3 s:
@@ -26,12 +26,13 @@ for m in $(cat /lib/modules/order); do insmod /lib/modules/$m.ko || echo "DD: in
 mount -t xenfs xenfs /proc/xen || echo "DD: mount xenfs failed"
 ln -sf /proc/self/fd /dev/fd
 # the version lock: the wrapper with no /usr/lib/xen-VERSION for the running hypervisor
-mv /usr/lib/xen-4.17 /usr/lib/xen-4.17.away
+XV=$(cat /sys/hypervisor/version/major).$(cat /sys/hypervisor/version/minor)
+mv /usr/lib/xen-$XV /usr/lib/xen-$XV.away
 for w in forkless:/usr/sbin/xl debian:/debian/xl; do
 	${w#*:} list >/tmp/w.out 2>/tmp/w.err
 	echo "DD-WRAP ${w%%:*} rc=$? err=[$(tr '\n' '|' </tmp/w.err)]"
 done
-mv /usr/lib/xen-4.17.away /usr/lib/xen-4.17
+mv /usr/lib/xen-$XV.away /usr/lib/xen-$XV
 # the disk it backs (a file: the block applet attaches a loop device) and its bridge
 dd if=/dev/zero of=/var/lib/xen/dd-disk.img bs=1M count=8 2>/dev/null
 brctl addbr xenbr1 && ip link set xenbr1 up || echo "DD: bridge xenbr1 failed"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/vm/toolstack/dom0.sh — the real Xen toolstack in dom0 (tests/vm/run, README
-# "Testing on a real hypervisor"). Runs as /vmtest/dom0.sh chrooted into the Debian 12 root
+# "Testing on a real hypervisor"). Runs as /vmtest/dom0.sh chrooted into the Debian root
 # that tests/vm/xenroot built (/xen in the initramfs); guest/init.sh mounts /proc, /sys,
 # /dev, /run, /tmp and the 9p share "xenout" on /vmtest/out, and runs a syslogd (/dev/log).
 #
@@ -34,6 +34,9 @@ mkdir -p $T
 save() { cp -f $T/* $O/ 2>/dev/null; }
 XL_TIMEOUT=240   # seconds for one xl command or one guest milestone (TCG is slow)
 TOKEN=$(cat $V/token 2>/dev/null || echo notoken)
+# the running Xen's MAJOR.MINOR: 4.17 (Debian 12) or 4.20 (Debian 13); its tools' directory
+XV=$(cat /sys/hypervisor/version/major).$(cat /sys/hypervisor/version/minor)
+BIN=/usr/lib/xen-$XV/bin
 
 pass() { echo "VMTEST PASS xen-toolstack/$1"; }
 fail() { local n=$1; shift; echo "VMTEST FAIL xen-toolstack/$n: $*"; }
@@ -172,8 +175,8 @@ exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
 name=$(timeout 30 xenstore-read /local/domain/0/name 2>&1)
 cpid=$(cat /run/xenconsoled.pid 2>/dev/null)
 cexe=$(readlink "/proc/$cpid/exe" 2>/dev/null)
-if [ $rc = 0 ] && [ "$exe" = /usr/lib/xen-4.17/bin/oxenstored ] && [ "$name" = Domain-0 ] &&
-	[ "$cexe" = /usr/lib/xen-4.17/bin/xenconsoled ]; then
+if [ $rc = 0 ] && [ "$exe" = $BIN/oxenstored ] && [ "$name" = Domain-0 ] &&
+	[ "$cexe" = $BIN/xenconsoled ]; then
 	pass init-xen-start
 else
 	fail init-xen-start "rc=$rc xenstored=[$exe] /local/domain/0/name=[$name] xenconsoled=[$cexe]; output: $(oneline $T/init-xen.log)"
@@ -210,7 +213,6 @@ same() { # NAME MASK LINK REAL ARGS...: stdout, stderr, status identical
 		fail "$n" "through $link: [$(oneline $T/l.out)] [$(oneline $T/l.err)]; direct: [$(oneline $T/d.out)] [$(oneline $T/d.err)]"
 	fi
 }
-BIN=/usr/lib/xen-4.17/bin
 same xl-info-via-forkless info /usr/sbin/xl $BIN/xl info
 same xl-list-via-forkless list /usr/sbin/xl $BIN/xl list
 same xl-vcpu-list-via-forkless vcpu-list /usr/sbin/xl $BIN/xl vcpu-list
@@ -239,7 +241,7 @@ safe_args() {
 }
 bad= n=0
 for t in $WRAPPED; do
-	[ -x $BIN/$t ] || continue # a name with no tool in xen-utils-4.17
+	[ -x $BIN/$t ] || continue # a name with no tool in xen-utils-$XV
 	n=$((n + 1))
 	link=/usr/sbin/$t
 	[ -e $link ] || link=/usr/bin/$t

@@ -10,7 +10,7 @@
 #          its modules, a bridge xenbr1 with no port, an 8 MB image, `xl devd` through
 #          forkless's xl link); its console says DD-READY
 #       2. the wrapper's version lock in a domU: `xl` through forkless's link and through
-#          Debian's xen-utils-wrapper with /usr/lib/xen-4.17 moved away: the same status
+#          Debian's xen-utils-wrapper with /usr/lib/xen-VERSION moved away: the same status
 #          and message
 #       3. a PV domU whose vif and disk the driver domain backs (backend=), created with
 #          `xl create -c` (traced: dom0 runs no hotplug script for it): its eth0 up, ping6
@@ -71,7 +71,7 @@ driver_run() {
 	# 2. the version lock, forkless's wrapper against Debian's
 	f=$(tr -d '\r' <$c | grep -a '^DD-WRAP forkless ' | sed 's/^DD-WRAP forkless //')
 	d=$(tr -d '\r' <$c | grep -a '^DD-WRAP debian ' | sed 's/^DD-WRAP debian //')
-	info "driver domain, xl with no /usr/lib/xen-4.17: forkless $f; Debian's wrapper $d"
+	info "driver domain, xl with no /usr/lib/xen-$XV: forkless $f; Debian's wrapper $d"
 	[ -n "$f" ] && [ "$f" = "$d" ] && [[ $f == "rc=127 "* ]] && pass driver-domain-version-lock ||
 		fail driver-domain-version-lock "forkless [$f], Debian's wrapper [$d]"
 	# 3. the domU it backs

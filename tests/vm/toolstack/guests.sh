@@ -50,7 +50,7 @@ guest_run() { # pvh|hvm debian|forkless
 	local type=$1 set=$2 n=$1-$2 img=/var/lib/xen/images/$1-$2.img f=$GUEST_SAVE/$1-$2 rc mark
 	local tr=$T/trace-guest-$1-$2 emu
 	if [ $type = hvm ]; then
-		for f in /usr/lib/xen-4.17/boot/hvmloader /usr/libexec/xen-qemu-system-i386 /usr/share/seabios/bios-256k.bin $D/bzImage; do
+		for f in $BIN/../boot/hvmloader /usr/libexec/xen-qemu-system-i386 /usr/share/seabios/bios-256k.bin $D/bzImage; do
 			[ -e $f ] || { fail "guest-$n" "$f missing in the dom0 root"; return 1; }
 		done
 		f=$GUEST_SAVE/$n

@@ -2,7 +2,7 @@
 # tests/vm/toolstack/noshell.sh — a dom0 with no shell and no python3 at all (the Xen boot
 # "noshell" of tests/vm/run; tests/vm/guest/init.sh runs it with busybox sh, OUTSIDE the
 # dom0 root, after mounting /proc, /sys, /dev, /run, /tmp and the xenout and xensave shares
-# in it). The root is the real Debian 12 dom0 of the Xen boot (tests/vm/xenroot) with
+# in it). The root is the real Debian dom0 of the Xen boot (tests/vm/xenroot) with
 # every shell (sh, dash, bash, rbash), python3 and start-stop-daemon replaced by
 # tests/vm/tripwire (it records who ran it and exits 127). Each step below is one program
 # run in the root by `chroot`, under `strace -f` (its forks and execs; with --seccomp-bpf the
