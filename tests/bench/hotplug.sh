@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/bench/hotplug.sh - the Xen hotplug calls, Debian 4.17's scripts
+# tests/bench/hotplug.sh - the Xen hotplug calls, Debian's scripts (Debian 13's, 4.20)
 # against forkless's applets, in the test dom0 of tests/hotplug (network
 # namespace, stand-in xenstored on its socket, real bridge, veth and loop
 # devices): processes per call (strace -f) and wall time per call (the
