@@ -225,33 +225,41 @@ static pid_t pidfile_pid(const char *pidfile)
 	return (pid_t)v;
 }
 
-/* start-stop-daemon's match: pid's /proc/PID/exe is exe (the same file),
- * or, with exe NULL, its command name (/proc/PID/stat) is name. */
-static int pid_matches(pid_t pid, const char *exe, const char *name)
+/* "/proc/PID" + tail */
+static void proc_path(char *buf, pid_t pid, const char *tail)
 {
-	char path[48], buf[64];
-	struct stat a, b;
-	ssize_t n;
 	size_t len;
 
-	memcpy(path, "/proc/", 6);
-	len = 6 + fmt_u64_base(path + 6, (uint64_t)pid, 10);
-	if (exe) {
-		memcpy(path + len, "/exe", 5);
-		return stat(path, &a) == 0 && stat(exe, &b) == 0 &&
-		       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-	}
-	memcpy(path + len, "/stat", 6);
-	n = read_small_file_close(AT_FDCWD, path, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return 0;
-	buf[n] = '\0';
-	len = strlen(name);
-	{
-		char *p = strchr(buf, '(');
+	memcpy(buf, "/proc/", 6);
+	len = 6 + fmt_u64_base(buf + 6, (uint64_t)pid, 10);
+	memcpy(buf + len, tail, strlen(tail) + 1);
+}
 
-		return p && strncmp(p + 1, name, len) == 0 && p[1 + len] == ')';
-	}
+/* start-stop-daemon's pid_is_cmd: the command name (/proc/PID/status'
+ * Name:, which /proc/PID/comm holds alone: 15 bytes at most) is name. */
+static int pid_is_cmd(pid_t pid, const char *name)
+{
+	char path[32], comm[32];
+	size_t len = strlen(name);
+	ssize_t n;
+
+	proc_path(path, pid, "/comm");
+	n = read_small_file_close(AT_FDCWD, path, comm, sizeof(comm));
+	return n == (ssize_t)len + 1 && memcmp(comm, name, len) == 0 &&
+	       comm[len] == '\n';
+}
+
+/* start-stop-daemon --exec E (exe) or --name N (exe NULL) on one pid */
+static int pid_matches(pid_t pid, const char *exe, const char *name)
+{
+	char path[32];
+	struct stat a, b;
+
+	if (!exe)
+		return pid_is_cmd(pid, name);
+	proc_path(path, pid, "/exe");
+	return stat(path, &a) == 0 && stat(exe, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 /* start-stop-daemon --start --test --pidfile P --exec E: running? */

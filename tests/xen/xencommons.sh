@@ -19,7 +19,8 @@
 # xencommons ACTION), with LC_ALL=C. Compared: stdout, stderr (the
 # script's path in its usage line made $0), the exit status, the pid files
 # and whose they are, the daemons running and each start's argv,
-# XENSTORED_ROOTDIR and oom_score_adj, /run/xen's mode. Where the applet
+# XENSTORED_ROOTDIR and oom_score_adj, the SIGTERMs they got (SIGKILL
+# leaves no line), /run/xen's mode. Where the applet
 # is meant to differ, the state says so (WANT_*), and the test prints
 # INFO: differs. XC_STATES="start stop" runs only those states. The modprobe calls are checked for the applet alone (the
 # script runs modprobe for every module; the applet only for a module
@@ -359,3 +360,10 @@ st_args_long() {
 	WANT_ERR='~^xencommons: handing over to /etc/init.d/xen.distrib: /etc/default/xen(:[0-9]+)?: a value longer than'
 }
 state args_long "XENSTORED_ARGS of 5000 bytes: handed over"
+
+# ---- which process is the daemon: start-stop-daemon's rules ---------------------------
+# (pid file, then --exec: the file /proc/PID/exe names, less " (deleted)";
+# --name: the command name; no --user) docs/xen.md has them.
+
+st_stop_pidfile() { PRE=start ACTION=stop MAX_MS=5000; }
+state stop_pidfile "stop: xenconsoled found by its pid file and command name, SIGTERM, gone at once"
