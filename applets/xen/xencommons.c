@@ -61,6 +61,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -235,6 +236,31 @@ static void proc_path(char *buf, pid_t pid, const char *tail)
 	memcpy(buf + len, tail, strlen(tail) + 1);
 }
 
+/* start-stop-daemon's pid_is_exec: the name /proc/PID/exe shows, less a
+ * " (deleted)" suffix, is today the file exe is (stat, the same inode).
+ * A daemon whose executable dpkg renamed a new file over while it runs
+ * shows "PATH (deleted)", and PATH is the new file: it is still found,
+ * as start-stop-daemon finds it (not by the exe link's own inode, the
+ * old one's, which no file has any more). */
+static int pid_is_exec(pid_t pid, const struct stat *exe)
+{
+	static const char deleted[] = " (deleted)";
+	char path[32], target[PATH_MAX + 1];
+	struct stat st;
+	ssize_t n;
+
+	proc_path(path, pid, "/exe");
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	if ((size_t)n >= sizeof(deleted) - 1 &&
+	    strcmp(target + n - (sizeof(deleted) - 1), deleted) == 0)
+		target[n - (sizeof(deleted) - 1)] = '\0';
+	return stat(target, &st) == 0 && st.st_dev == exe->st_dev &&
+	       st.st_ino == exe->st_ino;
+}
+
 /* start-stop-daemon's pid_is_cmd: the command name (/proc/PID/status'
  * Name:, which /proc/PID/comm holds alone: 15 bytes at most) is name. */
 static int pid_is_cmd(pid_t pid, const char *name)
@@ -252,14 +278,11 @@ static int pid_is_cmd(pid_t pid, const char *name)
 /* start-stop-daemon --exec E (exe) or --name N (exe NULL) on one pid */
 static int pid_matches(pid_t pid, const char *exe, const char *name)
 {
-	char path[32];
-	struct stat a, b;
+	struct stat st;
 
 	if (!exe)
 		return pid_is_cmd(pid, name);
-	proc_path(path, pid, "/exe");
-	return stat(path, &a) == 0 && stat(exe, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return stat(exe, &st) == 0 && pid_is_exec(pid, &st);
 }
 
 /* start-stop-daemon --start --test --pidfile P --exec E: running? */

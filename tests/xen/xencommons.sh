@@ -110,6 +110,8 @@ setup || { fail xencommons "the namespace: tmpfs /run, /sys, /proc; overlays on 
 # st_NAME sets up what is there before the run, and:
 #   ACTION=WORD   the argument (start by default); PRE=WORD: run before
 #                 (each side its own), e.g. start before a stop
+#   MID=FUNCTION  run after PRE, before the action (e.g. dpkg's upgrade
+#                 of the running daemons' files)
 #   LIMIT=S       timeout (45 s)
 #   MODULES="..." /sys/module entries present (none by default)
 #   WANT_OUT= WANT_ERR= WANT_RC=  the applet's, where it differs (WANT_ERR
@@ -121,7 +123,7 @@ kill_daemons() {
 	local p exe
 	for p in /run/.proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
-		case $exe in $BIN/*|/usr/libexec/xen-qemu-system-i386) kill -9 "${p##*/}" 2>/dev/null ;; esac
+		case $exe in $BIN/*|/usr/libexec/xen-qemu-system-i386*) kill -9 "${p##*/}" 2>/dev/null ;; esac
 	done
 }
 
@@ -172,6 +174,7 @@ run_side() {   # SIDE CMD: one run from a fresh state
 	fresh
 	"st_$st"
 	[ -n "$PRE" ] && timeout "$LIMIT" "$cmd" "$PRE" >/dev/null 2>&1
+	[ -n "$MID" ] && "$MID"
 	rm -f /run/standin/modprobe.log
 	t0=$(date +%s%N)
 	timeout "$LIMIT" "$cmd" "$ACTION" >"$RES/$st.$side.out" 2>"$RES/$st.$side.err"
@@ -201,7 +204,7 @@ state() {   # state NAME DESCRIPTION (XC_STATES="A B": only those)
 	[ -n "${XC_STATES:-}" ] && [[ " $XC_STATES " != *" $1 "* ]] && return 0
 	st=$1
 	local name="xencommons/$1: $2" i
-	ACTION=start PRE= LIMIT=45 MODULES= DIFFERS= MAX_MS=
+	ACTION=start PRE= MID= LIMIT=45 MODULES= DIFFERS= MAX_MS=
 	unset WANT_OUT WANT_ERR WANT_RC WANT_STATE WANT_MODPROBE
 	fresh; "st_$st"   # the state's variables
 	if [ -z "${WANT_MODPROBE+set}" ]; then
@@ -364,6 +367,27 @@ state args_long "XENSTORED_ARGS of 5000 bytes: handed over"
 # ---- which process is the daemon: start-stop-daemon's rules ---------------------------
 # (pid file, then --exec: the file /proc/PID/exe names, less " (deleted)";
 # --name: the command name; no --user) docs/xen.md has them.
+
+# dpkg's upgrade of the running daemons: each file unpacked beside, then
+# renamed over (the running ones' /proc/PID/exe: "PATH (deleted)")
+upgrade_files() {
+	local f
+	for f in $BIN/xenstored $BIN/xenconsoled /usr/libexec/xen-qemu-system-i386; do
+		[ -e "$f" ] || continue
+		cp "$STANDIN" "$f.dpkg-new" && chmod 755 "$f.dpkg-new" && mv -f "$f.dpkg-new" "$f"
+	done
+}
+st_upgrade_start() {
+	PRE=start MID=upgrade_files
+	install -m 755 "$STANDIN" /usr/libexec/xen-qemu-system-i386
+}
+state upgrade_start "start after dpkg renamed new daemons over the running ones: none started twice"
+
+st_upgrade_stop() {
+	PRE=start MID=upgrade_files ACTION=stop MAX_MS=5000
+	install -m 755 "$STANDIN" /usr/libexec/xen-qemu-system-i386
+}
+state upgrade_stop "stop after dpkg renamed new daemons over the running ones: QEMU and xenconsoled get SIGTERM"
 
 st_stop_pidfile() { PRE=start ACTION=stop MAX_MS=5000; }
 state stop_pidfile "stop: xenconsoled found by its pid file and command name, SIGTERM, gone at once"
