@@ -66,6 +66,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -86,6 +87,7 @@ extern char **environ;
 #define XC_QEMU_PIDFILE "/run/qemu-dom0.pid"
 #define XC_QEMU "/usr/libexec/xen-qemu-system-i386"
 #define XC_CAPS "/proc/xen/capabilities"
+#define XC_WRAPPER "/usr/lib/xen-common/bin/xen-utils-wrapper"
 
 enum { V_XENSTORED, V_XENSTORED_ARGS, V_XENCONSOLED_ARGS, V_XENSTORED_DIR,
        V_COUNT };
@@ -468,6 +470,34 @@ static const char *wait_xenstored(struct xs_conn *xs, const char *exe,
 	}
 }
 
+/* The file that identifies the xenstored started as path, as
+ * start-stop-daemon --exec names it: path itself (stat follows a symlink
+ * to its file); where path is the Xen wrapper, the tool the wrapper
+ * execs, $ROOT/bin/NAME with NAME path's last component ($0's, as the
+ * wrapper takes it: Debian's /usr/sbin/oxenstored is a link to it). The
+ * wrapper is the file at /usr/lib/xen-common/bin/xen-utils-wrapper
+ * (Debian's script, or forkless where forkless-xen put it) or this
+ * binary (whose wrapper applet runs any name that is no applet's). */
+static const char *xenstored_exe(const char *path)
+{
+	static char tool[XEN_DIR_MAX + 6 + NAME_MAX];
+	const char *name = strrchr(path, '/'),
+		   *self = (const char *)getauxval(AT_EXECFN);
+	struct stat st, w;
+
+	name = name ? name + 1 : path;
+	if (!*name || strlen(name) >= NAME_MAX || stat(path, &st) < 0)
+		return path;
+	if ((stat(XC_WRAPPER, &w) == 0 && w.st_dev == st.st_dev &&
+	     w.st_ino == st.st_ino) ||
+	    (self && stat(self, &w) == 0 && w.st_dev == st.st_dev &&
+	     w.st_ino == st.st_ino)) {
+		bin_path(tool, name);
+		return tool;
+	}
+	return path;
+}
+
 /* The script's xenstored_start: 0, 1 (no xenstored started: the script
  * prints why), 2 (not ready, or xen-init-dom0 failed). */
 static int xenstored_start(void)
@@ -505,7 +535,8 @@ static int xenstored_start(void)
 		say("No suitable xenstored binary found to start. ... failed!\n");
 		return 1;
 	}
-	why = wait_xenstored(&xs, started, stale, clock_ms() + XC_WAIT_MS);
+	why = wait_xenstored(&xs, xenstored_exe(started), stale,
+			     clock_ms() + XC_WAIT_MS);
 	if (why) {
 		warn_msg(started, ": ", XS_SOCKET, ": ", why);
 		return 2;
@@ -612,7 +643,8 @@ static int do_status(void)
 	if (!pid)
 		pid = running(XC_XENSTORED_PIDFILE, cxenstored);
 	if (!pid && *var[V_XENSTORED])
-		pid = running(XC_XENSTORED_PIDFILE, var[V_XENSTORED]);
+		pid = running(XC_XENSTORED_PIDFILE,
+			      xenstored_exe(var[V_XENSTORED]));
 	ret = status_line("xenstored", pid);
 	ret |= status_line("xenconsoled", running(consoled.pidfile, xenconsoled));
 	if (executable(XC_QEMU))

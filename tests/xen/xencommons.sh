@@ -130,7 +130,8 @@ kill_daemons() {
 fresh() {
 	kill_daemons
 	rm -rf /run/standin /run/xen /run/xenstored /run/xs-db /run/*.pid /proc/xen /sys/hypervisor /sys/module \
-		/etc/default/xen /etc/init.d/xen.distrib /usr/libexec/xen-qemu-system-i386
+		/etc/default/xen /etc/init.d/xen.distrib /usr/libexec/xen-qemu-system-i386 \
+		/usr/sbin/oxenstored /usr/local/sbin/xenstored /usr/lib/xen-common/bin/xen-utils-wrapper
 	mkdir -p /run/standin /proc/xen /sys/hypervisor/version /sys/module
 	printf 'xen\n' >/sys/hypervisor/type
 	printf '4\n' >/sys/hypervisor/version/major
@@ -391,3 +392,33 @@ state upgrade_stop "stop after dpkg renamed new daemons over the running ones: Q
 
 st_stop_pidfile() { PRE=start ACTION=stop MAX_MS=5000; }
 state stop_pidfile "stop: xenconsoled found by its pid file and command name, SIGTERM, gone at once"
+
+# XENSTORED naming a link: a plain symlink to the daemon, the Xen wrapper
+# as Debian links /usr/sbin/oxenstored to it (its shell script, or forkless)
+st_xenstored_symlink() {
+	mkdir -p /usr/local/sbin
+	ln -s $BIN/xenstored /usr/local/sbin/xenstored
+	printf 'XENSTORED=/usr/local/sbin/xenstored\n' >>/etc/default/xen
+}
+state xenstored_symlink "XENSTORED a symlink to xenstored"
+
+st_xenstored_wrapper() {
+	install -m 755 "$STANDIN" $BIN/oxenstored
+	install -m 755 "$DEBIAN_SCRIPTS/usr/lib/xen-common/bin/xen-utils-wrapper" /usr/lib/xen-common/bin/xen-utils-wrapper
+	ln -s ../lib/xen-common/bin/xen-utils-wrapper /usr/sbin/oxenstored
+	printf 'XENSTORED=/usr/sbin/oxenstored\n' >>/etc/default/xen
+}
+state xenstored_wrapper "XENSTORED=/usr/sbin/oxenstored, Debian's link to xen-utils-wrapper"
+
+st_xenstored_wrapper_forkless() {
+	install -m 755 "$STANDIN" $BIN/oxenstored
+	ln -s "$FORKLESS" /usr/sbin/oxenstored
+	printf 'XENSTORED=/usr/sbin/oxenstored\n' >>/etc/default/xen
+}
+state xenstored_wrapper_forkless "XENSTORED=/usr/sbin/oxenstored, a link to forkless (its wrapper applet)"
+
+st_xenstored_wrapper_twice() {
+	st_xenstored_wrapper
+	PRE=start
+}
+state xenstored_wrapper_twice "XENSTORED the wrapper, started before: left alone"
