@@ -339,18 +339,84 @@ static int stop_pidfile(const char *pidfile, const char *exe, const char *name)
 	return stop_pid(pid, SIGTERM, 30000);
 }
 
-/* start-stop-daemon --stop --oknodo --retry=0/30/KILL/5 --exec E: every
- * process of that executable gets 30 s to end, then SIGKILL. */
+/* start-stop-daemon --stop --oknodo --retry=0/30/KILL/5 --exec E, as the
+ * script runs it for xenconsoled after the pid file's: every process of
+ * E, whoever runs it (no --user: a user's own run of the world-executable
+ * xenconsoled too), is waited for, all at once, 30 s; those left get
+ * SIGKILL and 5 s. One bound for all, as start-stop-daemon's, however many
+ * there are. */
+#define XC_STRAYS_MAX 32   /* pidfds at once; more: rescanned as these end */
+struct strays {
+	struct stat exe;
+	struct pollfd p[XC_STRAYS_MAX];
+	size_t n;
+	int sig, unwatched;
+};
+
 static int each_stray(int dirfd, const char *name, void *ctx)
 {
+	struct strays *s = ctx;
 	uint64_t pid;
-	int *ret = ctx;
+	int fd;
 
 	(void)dirfd;
-	if (parse_u64(name, &pid) == 0 && pid_matches((pid_t)pid, xenconsoled, NULL) &&
-	    stop_pid((pid_t)pid, 0, 30000))
-		*ret = 2;
+	if (parse_u64(name, &pid) || pid > 0x3fffffff ||
+	    !pid_is_exec((pid_t)pid, &s->exe))
+		return 0;
+	if (s->sig)
+		kill((pid_t)pid, s->sig);
+	fd = s->n < XC_STRAYS_MAX ? sys_pidfd_open((pid_t)pid, 0) : -EMFILE;
+	if (fd >= 0) {
+		s->p[s->n].fd = fd;
+		s->p[s->n++].events = POLLIN;
+	} else if (fd != -ESRCH) {
+		s->unwatched = 1;   /* found again by the next scan */
+	}
 	return 0;
+}
+
+/* Every process of exe sent sig (0: none), then waited for until
+ * deadline: 1 none left, 0 some. A pidfd each; where one could not be had
+ * (more than XC_STRAYS_MAX, no fd left), /proc is scanned again every
+ * 100 ms; else once the pidfds have all ended, to find any started
+ * meanwhile, as start-stop-daemon's next poll would. */
+static int strays_gone(const struct stat *exe, int sig, uint64_t deadline)
+{
+	static struct strays s;
+	int past = 0;
+
+	for (;;) {
+		s.exe = *exe;
+		s.n = 0;
+		s.sig = sig;
+		s.unwatched = 0;
+		sig = 0;   /* the signal step once; the wait finds, never signals */
+		each_entry("/proc", each_stray, &s);
+		if (!s.n && !s.unwatched)
+			return 1;
+		for (size_t left = s.n; !past && (left || s.unwatched);) {
+			uint64_t now = clock_ms();
+			int ms = now >= deadline ? 0 : (int)(deadline - now);
+
+			if (s.unwatched && ms > 100)
+				ms = 100;
+			if (poll(s.p, s.n, ms) <= 0) {
+				past = clock_ms() >= deadline;
+				break;
+			}
+			for (size_t i = 0; i < s.n; i++)
+				if (s.p[i].fd >= 0 && s.p[i].revents) {
+					close(s.p[i].fd);
+					s.p[i].fd = -1;
+					left--;
+				}
+		}
+		for (size_t i = 0; i < s.n; i++)
+			if (s.p[i].fd >= 0)
+				close(s.p[i].fd);
+		if (past)
+			return 0;
+	}
 }
 
 /* start-stop-daemon --start --pidfile P --exec E -- ARGS: E runs (and
@@ -589,13 +655,14 @@ static int daemon_stop(const struct daemon *d)
 	if (d == &qemu) {
 		ret = stop_pidfile(d->pidfile, d->exe, NULL);
 	} else {
-		int strays = 0;
+		struct stat exe;
 
 		ret = stop_pidfile(d->pidfile, NULL, "xenconsoled");
 		if (ret == 2)
 			return 2;
-		each_entry("/proc", each_stray, &strays);
-		if (strays)
+		if (stat(d->exe, &exe) == 0 &&
+		    !strays_gone(&exe, 0, clock_ms() + 30000) &&
+		    !strays_gone(&exe, SIGKILL, clock_ms() + 5000))
 			return 2;
 	}
 	if (ret != 2)

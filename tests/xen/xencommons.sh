@@ -422,3 +422,23 @@ st_xenstored_wrapper_twice() {
 	PRE=start
 }
 state xenstored_wrapper_twice "XENSTORED the wrapper, started before: left alone"
+
+# Another user's runs of the world-executable xenconsoled: matched by
+# --exec as the script's start-stop-daemon (no --user) matches them, all
+# waited for at once (30 s), then SIGKILL: one 30 s wait, not one each.
+strays() {
+	local i p n=0
+	for i in 1 2; do
+		setpriv --reuid=65534 --regid=65534 --clear-groups $BIN/xenconsoled
+	done
+	for p in /run/.proc/[0-9]*; do
+		[ "$(readlink "$p/exe" 2>/dev/null)" = $BIN/xenconsoled ] &&
+			[ "$(stat -c %u "$p")" = 65534 ] && n=$((n + 1))
+	done
+	[ $n = 2 ] || fail "xencommons/stop_strays: two xenconsoled of uid 65534 running" "$n found"
+}
+st_stop_strays() {
+	PRE=start MID=strays ACTION=stop LIMIT=75 MAX_MS=34000
+	command -v setpriv >/dev/null || MID=
+}
+state stop_strays "stop: two xenconsoled of another user, one 30 s wait for both, then SIGKILL"
