@@ -61,10 +61,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -85,6 +87,7 @@ extern char **environ;
 #define XC_QEMU_PIDFILE "/run/qemu-dom0.pid"
 #define XC_QEMU "/usr/libexec/xen-qemu-system-i386"
 #define XC_CAPS "/proc/xen/capabilities"
+#define XC_WRAPPER "/usr/lib/xen-common/bin/xen-utils-wrapper"
 
 enum { V_XENSTORED, V_XENSTORED_ARGS, V_XENCONSOLED_ARGS, V_XENSTORED_DIR,
        V_COUNT };
@@ -225,33 +228,63 @@ static pid_t pidfile_pid(const char *pidfile)
 	return (pid_t)v;
 }
 
-/* start-stop-daemon's match: pid's /proc/PID/exe is exe (the same file),
- * or, with exe NULL, its command name (/proc/PID/stat) is name. */
-static int pid_matches(pid_t pid, const char *exe, const char *name)
+/* "/proc/PID" + tail */
+static void proc_path(char *buf, pid_t pid, const char *tail)
 {
-	char path[48], buf[64];
-	struct stat a, b;
-	ssize_t n;
 	size_t len;
 
-	memcpy(path, "/proc/", 6);
-	len = 6 + fmt_u64_base(path + 6, (uint64_t)pid, 10);
-	if (exe) {
-		memcpy(path + len, "/exe", 5);
-		return stat(path, &a) == 0 && stat(exe, &b) == 0 &&
-		       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-	}
-	memcpy(path + len, "/stat", 6);
-	n = read_small_file_close(AT_FDCWD, path, buf, sizeof(buf) - 1);
+	memcpy(buf, "/proc/", 6);
+	len = 6 + fmt_u64_base(buf + 6, (uint64_t)pid, 10);
+	memcpy(buf + len, tail, strlen(tail) + 1);
+}
+
+/* start-stop-daemon's pid_is_exec: the name /proc/PID/exe shows, less a
+ * " (deleted)" suffix, is today the file exe is (stat, the same inode).
+ * A daemon whose executable dpkg renamed a new file over while it runs
+ * shows "PATH (deleted)", and PATH is the new file: it is still found,
+ * as start-stop-daemon finds it (not by the exe link's own inode, the
+ * old one's, which no file has any more). */
+static int pid_is_exec(pid_t pid, const struct stat *exe)
+{
+	static const char deleted[] = " (deleted)";
+	char path[32], target[PATH_MAX + 1];
+	struct stat st;
+	ssize_t n;
+
+	proc_path(path, pid, "/exe");
+	n = readlink(path, target, sizeof(target) - 1);
 	if (n < 0)
 		return 0;
-	buf[n] = '\0';
-	len = strlen(name);
-	{
-		char *p = strchr(buf, '(');
+	target[n] = '\0';
+	if ((size_t)n >= sizeof(deleted) - 1 &&
+	    strcmp(target + n - (sizeof(deleted) - 1), deleted) == 0)
+		target[n - (sizeof(deleted) - 1)] = '\0';
+	return stat(target, &st) == 0 && st.st_dev == exe->st_dev &&
+	       st.st_ino == exe->st_ino;
+}
 
-		return p && strncmp(p + 1, name, len) == 0 && p[1 + len] == ')';
-	}
+/* start-stop-daemon's pid_is_cmd: the command name (/proc/PID/status'
+ * Name:, which /proc/PID/comm holds alone: 15 bytes at most) is name. */
+static int pid_is_cmd(pid_t pid, const char *name)
+{
+	char path[32], comm[32];
+	size_t len = strlen(name);
+	ssize_t n;
+
+	proc_path(path, pid, "/comm");
+	n = read_small_file_close(AT_FDCWD, path, comm, sizeof(comm));
+	return n == (ssize_t)len + 1 && memcmp(comm, name, len) == 0 &&
+	       comm[len] == '\n';
+}
+
+/* start-stop-daemon --exec E (exe) or --name N (exe NULL) on one pid */
+static int pid_matches(pid_t pid, const char *exe, const char *name)
+{
+	struct stat st;
+
+	if (!exe)
+		return pid_is_cmd(pid, name);
+	return stat(exe, &st) == 0 && pid_is_exec(pid, &st);
 }
 
 /* start-stop-daemon --start --test --pidfile P --exec E: running? */
@@ -306,18 +339,84 @@ static int stop_pidfile(const char *pidfile, const char *exe, const char *name)
 	return stop_pid(pid, SIGTERM, 30000);
 }
 
-/* start-stop-daemon --stop --oknodo --retry=0/30/KILL/5 --exec E: every
- * process of that executable gets 30 s to end, then SIGKILL. */
+/* start-stop-daemon --stop --oknodo --retry=0/30/KILL/5 --exec E, as the
+ * script runs it for xenconsoled after the pid file's: every process of
+ * E, whoever runs it (no --user: a user's own run of the world-executable
+ * xenconsoled too), is waited for, all at once, 30 s; those left get
+ * SIGKILL and 5 s. One bound for all, as start-stop-daemon's, however many
+ * there are. */
+#define XC_STRAYS_MAX 32   /* pidfds at once; more: rescanned as these end */
+struct strays {
+	struct stat exe;
+	struct pollfd p[XC_STRAYS_MAX];
+	size_t n;
+	int sig, unwatched;
+};
+
 static int each_stray(int dirfd, const char *name, void *ctx)
 {
+	struct strays *s = ctx;
 	uint64_t pid;
-	int *ret = ctx;
+	int fd;
 
 	(void)dirfd;
-	if (parse_u64(name, &pid) == 0 && pid_matches((pid_t)pid, xenconsoled, NULL) &&
-	    stop_pid((pid_t)pid, 0, 30000))
-		*ret = 2;
+	if (parse_u64(name, &pid) || pid > 0x3fffffff ||
+	    !pid_is_exec((pid_t)pid, &s->exe))
+		return 0;
+	if (s->sig)
+		kill((pid_t)pid, s->sig);
+	fd = s->n < XC_STRAYS_MAX ? sys_pidfd_open((pid_t)pid, 0) : -EMFILE;
+	if (fd >= 0) {
+		s->p[s->n].fd = fd;
+		s->p[s->n++].events = POLLIN;
+	} else if (fd != -ESRCH) {
+		s->unwatched = 1;   /* found again by the next scan */
+	}
 	return 0;
+}
+
+/* Every process of exe sent sig (0: none), then waited for until
+ * deadline: 1 none left, 0 some. A pidfd each; where one could not be had
+ * (more than XC_STRAYS_MAX, no fd left), /proc is scanned again every
+ * 100 ms; else once the pidfds have all ended, to find any started
+ * meanwhile, as start-stop-daemon's next poll would. */
+static int strays_gone(const struct stat *exe, int sig, uint64_t deadline)
+{
+	static struct strays s;
+	int past = 0;
+
+	for (;;) {
+		s.exe = *exe;
+		s.n = 0;
+		s.sig = sig;
+		s.unwatched = 0;
+		sig = 0;   /* the signal step once; the wait finds, never signals */
+		each_entry("/proc", each_stray, &s);
+		if (!s.n && !s.unwatched)
+			return 1;
+		for (size_t left = s.n; !past && (left || s.unwatched);) {
+			uint64_t now = clock_ms();
+			int ms = now >= deadline ? 0 : (int)(deadline - now);
+
+			if (s.unwatched && ms > 100)
+				ms = 100;
+			if (poll(s.p, s.n, ms) <= 0) {
+				past = clock_ms() >= deadline;
+				break;
+			}
+			for (size_t i = 0; i < s.n; i++)
+				if (s.p[i].fd >= 0 && s.p[i].revents) {
+					close(s.p[i].fd);
+					s.p[i].fd = -1;
+					left--;
+				}
+		}
+		for (size_t i = 0; i < s.n; i++)
+			if (s.p[i].fd >= 0)
+				close(s.p[i].fd);
+		if (past)
+			return 0;
+	}
 }
 
 /* start-stop-daemon --start --pidfile P --exec E -- ARGS: E runs (and
@@ -437,6 +536,34 @@ static const char *wait_xenstored(struct xs_conn *xs, const char *exe,
 	}
 }
 
+/* The file that identifies the xenstored started as path, as
+ * start-stop-daemon --exec names it: path itself (stat follows a symlink
+ * to its file); where path is the Xen wrapper, the tool the wrapper
+ * execs, $ROOT/bin/NAME with NAME path's last component ($0's, as the
+ * wrapper takes it: Debian's /usr/sbin/oxenstored is a link to it). The
+ * wrapper is the file at /usr/lib/xen-common/bin/xen-utils-wrapper
+ * (Debian's script, or forkless where forkless-xen put it) or this
+ * binary (whose wrapper applet runs any name that is no applet's). */
+static const char *xenstored_exe(const char *path)
+{
+	static char tool[XEN_DIR_MAX + 6 + NAME_MAX];
+	const char *name = strrchr(path, '/'),
+		   *self = (const char *)getauxval(AT_EXECFN);
+	struct stat st, w;
+
+	name = name ? name + 1 : path;
+	if (!*name || strlen(name) >= NAME_MAX || stat(path, &st) < 0)
+		return path;
+	if ((stat(XC_WRAPPER, &w) == 0 && w.st_dev == st.st_dev &&
+	     w.st_ino == st.st_ino) ||
+	    (self && stat(self, &w) == 0 && w.st_dev == st.st_dev &&
+	     w.st_ino == st.st_ino)) {
+		bin_path(tool, name);
+		return tool;
+	}
+	return path;
+}
+
 /* The script's xenstored_start: 0, 1 (no xenstored started: the script
  * prints why), 2 (not ready, or xen-init-dom0 failed). */
 static int xenstored_start(void)
@@ -474,7 +601,8 @@ static int xenstored_start(void)
 		say("No suitable xenstored binary found to start. ... failed!\n");
 		return 1;
 	}
-	why = wait_xenstored(&xs, started, stale, clock_ms() + XC_WAIT_MS);
+	why = wait_xenstored(&xs, xenstored_exe(started), stale,
+			     clock_ms() + XC_WAIT_MS);
 	if (why) {
 		warn_msg(started, ": ", XS_SOCKET, ": ", why);
 		return 2;
@@ -527,13 +655,14 @@ static int daemon_stop(const struct daemon *d)
 	if (d == &qemu) {
 		ret = stop_pidfile(d->pidfile, d->exe, NULL);
 	} else {
-		int strays = 0;
+		struct stat exe;
 
 		ret = stop_pidfile(d->pidfile, NULL, "xenconsoled");
 		if (ret == 2)
 			return 2;
-		each_entry("/proc", each_stray, &strays);
-		if (strays)
+		if (stat(d->exe, &exe) == 0 &&
+		    !strays_gone(&exe, 0, clock_ms() + 30000) &&
+		    !strays_gone(&exe, SIGKILL, clock_ms() + 5000))
 			return 2;
 	}
 	if (ret != 2)
@@ -581,7 +710,8 @@ static int do_status(void)
 	if (!pid)
 		pid = running(XC_XENSTORED_PIDFILE, cxenstored);
 	if (!pid && *var[V_XENSTORED])
-		pid = running(XC_XENSTORED_PIDFILE, var[V_XENSTORED]);
+		pid = running(XC_XENSTORED_PIDFILE,
+			      xenstored_exe(var[V_XENSTORED]));
 	ret = status_line("xenstored", pid);
 	ret |= status_line("xenconsoled", running(consoled.pidfile, xenconsoled));
 	if (executable(XC_QEMU))

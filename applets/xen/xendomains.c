@@ -135,26 +135,34 @@ static const struct initscript xd_script = {
 /* `seq 0 $XENDOMAINS_STOP_MAXWAIT`'s count - 1: a number (a fraction
  * rounds down, as seq's steps do), -1 for a negative one (no step), and
  * for anything seq refuses a warning and -1 (the script's seq prints an
- * error and the loop runs no step either). */
+ * error and the loop runs no step either). The expansion is unquoted:
+ * blanks around the number go with the word splitting ("300 " is seq 0
+ * 300); a value of several words is not taken (seq would read FIRST
+ * INCREMENT LAST). */
 static long parse_maxwait(const char *v)
 {
+	static const char ifs[] = " \t\n";
+	const char *p = v + strspn(v, ifs);
+	size_t len = strlen(p), digits;
 	uint64_t n;
-	size_t digits;
-	const char *p = v;
 
-	if (!*v) {   /* `seq 0 $EMPTY` is `seq 0`: no step, no message */
+	while (len && strchr(ifs, p[len - 1]))
+		len--;
+	if (!len) {   /* `seq 0 $EMPTY` is `seq 0`: no step, no message */
 		warn_msg("XENDOMAINS_STOP_MAXWAIT is not set: migrations, saves "
 			 "and waits get no time, as with Debian's script");
 		return -1;
 	}
 	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
 		return -1;
-	if (*p == '+')
+	if (*p == '+') {
 		p++;
+		len--;
+	}
 	digits = strspn(p, "0123456789");
-	if (digits && (p[digits] == '\0' ||
-		       (p[digits] == '.' && !p[digits + 1 + strspn(p + digits + 1,
-								   "0123456789")])) &&
+	if (digits && (digits == len ||
+		       (p[digits] == '.' && digits + 1 + strspn(p + digits + 1,
+								"0123456789") == len)) &&
 	    parse_u64_base(p, digits, 10, &n) == 0)
 		return n > 86400 * 365 ? 86400 * 365 : (long)n;
 	warn_msg("XENDOMAINS_STOP_MAXWAIT='", v, "' is not a number of "

@@ -10,7 +10,9 @@
  *   fail    exit 1 at once (a daemon that cannot start)
  *   crash   daemonize, then die of SIGSEGV
  *   silent  as (none), but never answer (a hung xenstored)
- *   slow    as (none), the socket made after 1 s */
+ *   slow    as (none), the socket made after 1 s
+ * A daemon that gets SIGTERM appends "SIGTERM" to its log and exits 0
+ * (SIGKILL leaves no line: the test tells the two apart). */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,18 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+static char log_path[256];
+
+static void on_term(int sig)
+{
+	int fd = open(log_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+	(void)sig;
+	if (fd >= 0)
+		write(fd, "SIGTERM\n", 8);
+	_exit(0);
+}
 
 int main(int argc, char **argv)
 {
@@ -55,6 +69,7 @@ int main(int argc, char **argv)
 		}
 	}
 	snprintf(path, sizeof(path), "/run/standin/%s.log", name);
+	snprintf(log_path, sizeof(log_path), "%s", path);
 	if ((f = fopen(path, "a"))) {
 		for (int i = 0; i < argc; i++)
 			fprintf(f, "%s%s", i ? " " : "", i ? argv[i] : name);
@@ -85,6 +100,7 @@ int main(int argc, char **argv)
 	dup2(fd, 2);
 	if (!strcmp(mode, "crash"))
 		raise(SIGSEGV);
+	signal(SIGTERM, on_term);
 	if (strstr(name, "xenstored")) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
 		int s = socket(AF_UNIX, SOCK_STREAM, 0);

@@ -19,7 +19,8 @@
 # xencommons ACTION), with LC_ALL=C. Compared: stdout, stderr (the
 # script's path in its usage line made $0), the exit status, the pid files
 # and whose they are, the daemons running and each start's argv,
-# XENSTORED_ROOTDIR and oom_score_adj, /run/xen's mode. Where the applet
+# XENSTORED_ROOTDIR and oom_score_adj, the SIGTERMs they got (SIGKILL
+# leaves no line), /run/xen's mode. Where the applet
 # is meant to differ, the state says so (WANT_*), and the test prints
 # INFO: differs. XC_STATES="start stop" runs only those states. The modprobe calls are checked for the applet alone (the
 # script runs modprobe for every module; the applet only for a module
@@ -109,6 +110,8 @@ setup || { fail xencommons "the namespace: tmpfs /run, /sys, /proc; overlays on 
 # st_NAME sets up what is there before the run, and:
 #   ACTION=WORD   the argument (start by default); PRE=WORD: run before
 #                 (each side its own), e.g. start before a stop
+#   MID=FUNCTION  run after PRE, before the action (e.g. dpkg's upgrade
+#                 of the running daemons' files)
 #   LIMIT=S       timeout (45 s)
 #   MODULES="..." /sys/module entries present (none by default)
 #   WANT_OUT= WANT_ERR= WANT_RC=  the applet's, where it differs (WANT_ERR
@@ -120,14 +123,15 @@ kill_daemons() {
 	local p exe
 	for p in /run/.proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
-		case $exe in $BIN/*|/usr/libexec/xen-qemu-system-i386) kill -9 "${p##*/}" 2>/dev/null ;; esac
+		case $exe in $BIN/*|/usr/libexec/xen-qemu-system-i386*) kill -9 "${p##*/}" 2>/dev/null ;; esac
 	done
 }
 
 fresh() {
 	kill_daemons
 	rm -rf /run/standin /run/xen /run/xenstored /run/xs-db /run/*.pid /proc/xen /sys/hypervisor /sys/module \
-		/etc/default/xen /etc/init.d/xen.distrib /usr/libexec/xen-qemu-system-i386
+		/etc/default/xen /etc/init.d/xen.distrib /usr/libexec/xen-qemu-system-i386 \
+		/usr/sbin/oxenstored /usr/local/sbin/xenstored /usr/lib/xen-common/bin/xen-utils-wrapper
 	mkdir -p /run/standin /proc/xen /sys/hypervisor/version /sys/module
 	printf 'xen\n' >/sys/hypervisor/type
 	printf '4\n' >/sys/hypervisor/version/major
@@ -171,6 +175,7 @@ run_side() {   # SIDE CMD: one run from a fresh state
 	fresh
 	"st_$st"
 	[ -n "$PRE" ] && timeout "$LIMIT" "$cmd" "$PRE" >/dev/null 2>&1
+	[ -n "$MID" ] && "$MID"
 	rm -f /run/standin/modprobe.log
 	t0=$(date +%s%N)
 	timeout "$LIMIT" "$cmd" "$ACTION" >"$RES/$st.$side.out" 2>"$RES/$st.$side.err"
@@ -200,7 +205,7 @@ state() {   # state NAME DESCRIPTION (XC_STATES="A B": only those)
 	[ -n "${XC_STATES:-}" ] && [[ " $XC_STATES " != *" $1 "* ]] && return 0
 	st=$1
 	local name="xencommons/$1: $2" i
-	ACTION=start PRE= LIMIT=45 MODULES= DIFFERS= MAX_MS=
+	ACTION=start PRE= MID= LIMIT=45 MODULES= DIFFERS= MAX_MS=
 	unset WANT_OUT WANT_ERR WANT_RC WANT_STATE WANT_MODPROBE
 	fresh; "st_$st"   # the state's variables
 	if [ -z "${WANT_MODPROBE+set}" ]; then
@@ -359,3 +364,81 @@ st_args_long() {
 	WANT_ERR='~^xencommons: handing over to /etc/init.d/xen.distrib: /etc/default/xen(:[0-9]+)?: a value longer than'
 }
 state args_long "XENSTORED_ARGS of 5000 bytes: handed over"
+
+# ---- which process is the daemon: start-stop-daemon's rules ---------------------------
+# (pid file, then --exec: the file /proc/PID/exe names, less " (deleted)";
+# --name: the command name; no --user) docs/xen.md has them.
+
+# dpkg's upgrade of the running daemons: each file unpacked beside, then
+# renamed over (the running ones' /proc/PID/exe: "PATH (deleted)")
+upgrade_files() {
+	local f
+	for f in $BIN/xenstored $BIN/xenconsoled /usr/libexec/xen-qemu-system-i386; do
+		[ -e "$f" ] || continue
+		cp "$STANDIN" "$f.dpkg-new" && chmod 755 "$f.dpkg-new" && mv -f "$f.dpkg-new" "$f"
+	done
+}
+st_upgrade_start() {
+	PRE=start MID=upgrade_files
+	install -m 755 "$STANDIN" /usr/libexec/xen-qemu-system-i386
+}
+state upgrade_start "start after dpkg renamed new daemons over the running ones: none started twice"
+
+st_upgrade_stop() {
+	PRE=start MID=upgrade_files ACTION=stop MAX_MS=5000
+	install -m 755 "$STANDIN" /usr/libexec/xen-qemu-system-i386
+}
+state upgrade_stop "stop after dpkg renamed new daemons over the running ones: QEMU and xenconsoled get SIGTERM"
+
+st_stop_pidfile() { PRE=start ACTION=stop MAX_MS=5000; }
+state stop_pidfile "stop: xenconsoled found by its pid file and command name, SIGTERM, gone at once"
+
+# XENSTORED naming a link: a plain symlink to the daemon, the Xen wrapper
+# as Debian links /usr/sbin/oxenstored to it (its shell script, or forkless)
+st_xenstored_symlink() {
+	mkdir -p /usr/local/sbin
+	ln -s $BIN/xenstored /usr/local/sbin/xenstored
+	printf 'XENSTORED=/usr/local/sbin/xenstored\n' >>/etc/default/xen
+}
+state xenstored_symlink "XENSTORED a symlink to xenstored"
+
+st_xenstored_wrapper() {
+	install -m 755 "$STANDIN" $BIN/oxenstored
+	install -m 755 "$DEBIAN_SCRIPTS/usr/lib/xen-common/bin/xen-utils-wrapper" /usr/lib/xen-common/bin/xen-utils-wrapper
+	ln -s ../lib/xen-common/bin/xen-utils-wrapper /usr/sbin/oxenstored
+	printf 'XENSTORED=/usr/sbin/oxenstored\n' >>/etc/default/xen
+}
+state xenstored_wrapper "XENSTORED=/usr/sbin/oxenstored, Debian's link to xen-utils-wrapper"
+
+st_xenstored_wrapper_forkless() {
+	install -m 755 "$STANDIN" $BIN/oxenstored
+	ln -s "$FORKLESS" /usr/sbin/oxenstored
+	printf 'XENSTORED=/usr/sbin/oxenstored\n' >>/etc/default/xen
+}
+state xenstored_wrapper_forkless "XENSTORED=/usr/sbin/oxenstored, a link to forkless (its wrapper applet)"
+
+st_xenstored_wrapper_twice() {
+	st_xenstored_wrapper
+	PRE=start
+}
+state xenstored_wrapper_twice "XENSTORED the wrapper, started before: left alone"
+
+# Another user's runs of the world-executable xenconsoled: matched by
+# --exec as the script's start-stop-daemon (no --user) matches them, all
+# waited for at once (30 s), then SIGKILL: one 30 s wait, not one each.
+strays() {
+	local i p n=0
+	for i in 1 2; do
+		setpriv --reuid=65534 --regid=65534 --clear-groups $BIN/xenconsoled
+	done
+	for p in /run/.proc/[0-9]*; do
+		[ "$(readlink "$p/exe" 2>/dev/null)" = $BIN/xenconsoled ] &&
+			[ "$(stat -c %u "$p")" = 65534 ] && n=$((n + 1))
+	done
+	[ $n = 2 ] || fail "xencommons/stop_strays: two xenconsoled of uid 65534 running" "$n found"
+}
+st_stop_strays() {
+	PRE=start MID=strays ACTION=stop LIMIT=75 MAX_MS=34000
+	command -v setpriv >/dev/null || MID=
+}
+state stop_strays "stop: two xenconsoled of another user, one 30 s wait for both, then SIGKILL"

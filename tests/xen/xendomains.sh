@@ -402,6 +402,12 @@ st_stop_shutdown_deadline() {
 	dom 3 web; dom 5 db
 	rule shutdown web never
 }
+st_stop_maxwait_blank() {
+	# the script's unquoted `seq 0 $XENDOMAINS_STOP_MAXWAIT`: seq 0 300
+	ACTION=stop; set_var XENDOMAINS_STOP_MAXWAIT '"300 "'
+	dom 3 web
+	rule save web delay 2
+}
 st_restart() { ACTION=restart; dom 3 web; auto web.cfg web; auto db.cfg db; }
 st_defaults_missing() {
 	# no XENDOMAINS_STOP_MAXWAIT: Debian's wait loop (seq 0 "") gives up at once
@@ -722,6 +728,15 @@ dom 0 Domain-0
 dom 3 web
 EOF
 		;;
+	stop_maxwait_blank) cat <<'EOF'
+rc 0
+call save 3 /var/lib/xen/save/web
+out Saving Xen domain web (3)...done.
+file (dir 700)
+file web
+dom 0 Domain-0
+EOF
+		;;
 	restart) cat <<'EOF'
 rc 0
 call save 3 /var/lib/xen/save/web
@@ -862,6 +877,7 @@ state stop_migrate "stop, migrate set: one migrates, one fails then is saved"
 state stop_shutdown "stop, no save dir: shut down and waited for"
 state stop_save_deadline "stop, a save past XENDOMAINS_STOP_MAXWAIT=1"
 state stop_shutdown_deadline "stop, a shutdown past XENDOMAINS_STOP_MAXWAIT=1"
+state stop_maxwait_blank "stop, XENDOMAINS_STOP_MAXWAIT=\"300 \" (a blank in the quotes): 300 s"
 state restart "restart"
 state defaults_missing "no /etc/default/xendomains"
 state defaults_directory "/etc/default/xendomains a directory"
