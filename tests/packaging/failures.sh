@@ -1,6 +1,7 @@
 #!/bin/bash
 # forkless-xen through the dpkg runs that fail or interleave, in a real
-# Debian 12 root with the archive's xen-utils-common (lib-pkg.sh):
+# Debian root of each release (lib-pkg.sh, run_per_release; checks named
+# packaging/RELEASE/...) with the archive's xen-utils-common:
 #   - a conflicting diversion (a local xl -> xl.orig): the install stops
 #     naming the path and the diversion, and the root is as it was (no
 #     half-installed package, the diversion list and Debian's files as
@@ -14,23 +15,22 @@
 #     fresh or both upgraded: Debian's scripts end at PATH.distrib, the
 #     content of the package's file and the md5sum dpkg records for the
 #     conffile; purge puts them back at PATH, likewise.
+# Debian 13 runs it all; Debian 12 (lib-pkg.sh, full_run) only what
+# Debian 13 cannot: the runs that upgrade xen-utils-common (Debian 13's
+# archive has one version of it).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-pkg.sh"
 
 need_root packaging/failures || exit 0
 pkg_need_tools || { fail packaging/failures "could not install the packaging tools"; exit 0; }
+run_per_release "$0" failures
 
 work=$(scratch pkg-fail)
 trap 'rm -rf "$work"' EXIT
-debs=$work/deb
-if ! build_debs "$debs"; then
-	fail packaging/failures/debs "debian/build-debs failed" "$(tail -20 "$debs.log")"
-	exit 0
-fi
+debs=$PKG_DEBS
 base=$work/base
 if ! new_root "$base"; then
-	fail packaging/failures/root "mmdebstrap of bookworm failed" \
-		"$(tail -20 "$PKG_CACHE/mmdebstrap.log" 2>/dev/null)"
+	fail $P/failures/root "mmdebstrap of $PKG_RELEASE failed" "$(root_log)"
 	exit 0
 fi
 xdeb=$(ls "$debs"/forkless-xen_*.deb)
@@ -42,7 +42,7 @@ route=/etc/xen/scripts/vif-route
 deb_variant "$xdeb" "$base/tmp/fx-1.0.deb" 1.0 "$route" &&
 deb_variant "$xdeb" "$base/tmp/fx-2.0.deb" 2.0 &&
 deb_variant "$xdeb" "$base/tmp/fx-2.0-bad.deb" 2.0 "" /etc/debian_version ||
-	{ fail packaging/failures/variants "could not repack $(basename "$xdeb")"; exit 0; }
+	{ fail $P/failures/variants "could not repack $(basename "$xdeb")"; exit 0; }
 
 mapfile -t versions < <(xen_versions "$base")
 old=${versions[0]} new=${versions[${#versions[@]}-1]}
@@ -50,7 +50,7 @@ xuc_deb() { ls "$base"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.de
 # The hotplug scripts and the init scripts forkless-xen diverts,
 # conffiles of xen-utils-common.
 scripts=$(grep -oE '/etc/(xen|init\.d)/[^ "]*' <<<"$(dpkg-deb -I "$xdeb" preinst | grep '^DIVERSIONS=')")
-check packaging/failures/conffiles-diverted "/etc/init.d/xendomains
+check $P/failures/conffiles-diverted "/etc/init.d/xendomains
 /etc/init.d/xen" "$(grep '^/etc/init\.d/' <<<"$scripts")"
 # The old version as installed here has each of them changed by a
 # comment line, so that an upgrade that kept the old script at
@@ -59,20 +59,22 @@ d=$(mktemp -d -p "$TMPBASE")
 dpkg-deb -R "$(xuc_deb "$old")" "$d"
 for f in $scripts; do echo "# xen-utils-common $old, as tests/packaging/failures.sh changes it" >>"$d$f"; done
 deb_build "$d" "$base/tmp/xuc-old.deb" ||
-	{ fail packaging/failures/variants "could not repack xen-utils-common $old"; exit 0; }
+	{ fail $P/failures/variants "could not repack xen-utils-common $old"; exit 0; }
 cp "$(xuc_deb "$new")" "$base/tmp/xuc-new.deb"
 # xen-utils-common's dependencies from the archive, xen-utils-common
 # itself installed ($old) in $base; $bare is the same without it.
 run_capture in_root "$base" env DEBIAN_FRONTEND=noninteractive apt-get -y -q \
 	--no-install-recommends install "xen-utils-common=$old"
 if [ "$RC" != 0 ]; then
-	fail packaging/failures/apt "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
+	fail $P/failures/apt "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
 	exit 0
 fi
-expect packaging/failures/xuc-old 0 @any @any -- in_root "$base" dpkg -i /tmp/xuc-old.deb
+expect $P/failures/xuc-old 0 @any @any -- in_root "$base" dpkg -i /tmp/xuc-old.deb
 bare=$work/bare
-cp -a "$base" "$bare"
-in_root "$bare" dpkg --purge xen-utils-common >/dev/null 2>&1
+if full_run; then
+	cp -a "$base" "$bare"
+	in_root "$bare" dpkg --purge xen-utils-common >/dev/null 2>&1
+fi
 
 R=
 fresh() { rm -rf "$work/r"; cp -a "$1" "$work/r"; R=$work/r; }
@@ -99,18 +101,19 @@ unchanged() {
 	check "$1" "" "$(diff <(printf '%s\n' "$2") <(state))"
 }
 
+if full_run; then
 # ---- 10: a conflicting diversion stops the install before any change ----
 fresh "$base"
 in_root "$R" dpkg-divert --local --rename --divert /usr/sbin/xl.orig --add /usr/sbin/xl >/dev/null
 s0=$(state)
 run_capture in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 if [ "$RC" != 0 ] && grep -q '/usr/sbin/xl' <<<"$ERR" && grep -q 'local diversion to /usr/sbin/xl.orig' <<<"$ERR"; then
-	pass packaging/failures/conflict/message
+	pass $P/failures/conflict/message
 else
-	fail packaging/failures/conflict/message "expected dpkg -i to fail naming /usr/sbin/xl and its diversion to xl.orig" \
+	fail $P/failures/conflict/message "expected dpkg -i to fail naming /usr/sbin/xl and its diversion to xl.orig" \
 		"exit $RC" "$(tail -8 <<<"$ERR")"
 fi
-unchanged packaging/failures/conflict/unchanged "$s0"
+unchanged $P/failures/conflict/unchanged "$s0"
 
 # ---- 10: an unpack that fails after preinst took a local diversion
 # over gives it back, Debian's file where it was ----
@@ -118,18 +121,18 @@ fresh "$base"
 in_root "$R" dpkg -i /tmp/forkless.deb >/dev/null
 in_root "$R" dpkg-divert --local --rename --add /usr/sbin/xen >/dev/null
 s0=$(state)
-expect packaging/failures/abort-install/fails 1 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0-bad.deb
-unchanged packaging/failures/abort-install/unchanged "$s0"
+expect $P/failures/abort-install/fails 1 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0-bad.deb
+unchanged $P/failures/abort-install/unchanged "$s0"
 
 # ---- 3: an upgrade that newly diverts a path and fails to unpack ----
 fresh "$base"
-expect packaging/failures/upgrade/1.0 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless.deb /tmp/fx-1.0.deb
-expect packaging/failures/upgrade/1.0-leaves-vif-route 0 "" "" -- in_root "$R" dpkg-divert --listpackage "$route"
+expect $P/failures/upgrade/1.0 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless.deb /tmp/fx-1.0.deb
+expect $P/failures/upgrade/1.0-leaves-vif-route 0 "" "" -- in_root "$R" dpkg-divert --listpackage "$route"
 s0=$(state)
-expect packaging/failures/upgrade/2.0-fails 1 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0-bad.deb
-unchanged packaging/failures/upgrade/unchanged "$s0"
-expect packaging/failures/upgrade/2.0 0 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0.deb
-expect packaging/failures/upgrade/2.0-diverts-vif-route 0 "forkless-xen"$'\n' "" -- \
+expect $P/failures/upgrade/2.0-fails 1 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0-bad.deb
+unchanged $P/failures/upgrade/unchanged "$s0"
+expect $P/failures/upgrade/2.0 0 @any @any -- in_root "$R" dpkg -i /tmp/fx-2.0.deb
+expect $P/failures/upgrade/2.0-diverts-vif-route 0 "forkless-xen"$'\n' "" -- \
 	in_root "$R" dpkg-divert --listpackage "$route"
 
 # ---- 3: remove and purge remove every diversion forkless-xen owns,
@@ -138,8 +141,9 @@ fresh "$base"
 s0=$(state)
 in_root "$R" dpkg -i /tmp/forkless.deb /tmp/fx-1.0.deb >/dev/null 2>&1
 in_root "$R" dpkg-divert --package forkless-xen --rename --divert "$route.distrib" --add "$route" >/dev/null
-expect packaging/failures/purge-all/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
-unchanged packaging/failures/purge-all/unchanged "$s0"
+expect $P/failures/purge-all/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+unchanged $P/failures/purge-all/unchanged "$s0"
+fi
 
 # ---- 4: both packages in one dpkg run ----
 # debian_scripts WHERE: each conffile of xen-utils-common that
@@ -174,18 +178,20 @@ one_run() {
 	local name=$1 root=$2 ver=$3
 	shift 3
 	fresh "$root"
-	expect "packaging/failures/$name/dpkg-i" 0 @any @any -- in_root "$R" dpkg -i "$@"
-	check "packaging/failures/$name/distrib" "$want_ok" "$(debian_scripts "$ver" distrib)"
-	check "packaging/failures/$name/links" "$want_links" "$(links)"
-	check "packaging/failures/$name/no-dpkg-new" "" \
+	expect "$P/failures/$name/dpkg-i" 0 @any @any -- in_root "$R" dpkg -i "$@"
+	check "$P/failures/$name/distrib" "$want_ok" "$(debian_scripts "$ver" distrib)"
+	check "$P/failures/$name/links" "$want_links" "$(links)"
+	check "$P/failures/$name/no-dpkg-new" "" \
 		"$(in_root "$R" find / -xdev \( -name '*.dpkg-new' -o -name '*.dpkg-tmp' \) -print)"
-	expect "packaging/failures/$name/purge" 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
-	check "packaging/failures/$name/purged" "$want_ok" "$(debian_scripts "$ver" path)"
-	check "packaging/failures/$name/no-diversions" "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
+	expect "$P/failures/$name/purge" 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+	check "$P/failures/$name/purged" "$want_ok" "$(debian_scripts "$ver" path)"
+	check "$P/failures/$name/no-diversions" "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
 }
 info "xen-utils-common versions: ${versions[*]}"
-one_run xuc-first "$bare" new /tmp/xuc-new.deb /tmp/forkless.deb /tmp/forkless-xen.deb
-one_run forkless-first "$bare" new /tmp/forkless.deb /tmp/forkless-xen.deb /tmp/xuc-new.deb
+if full_run; then
+	one_run xuc-first "$bare" new /tmp/xuc-new.deb /tmp/forkless.deb /tmp/forkless-xen.deb
+	one_run forkless-first "$bare" new /tmp/forkless.deb /tmp/forkless-xen.deb /tmp/xuc-new.deb
+fi
 if [ "$old" != "$new" ]; then
 	one_run upgrade/xuc-first "$base" new /tmp/xuc-new.deb /tmp/forkless.deb /tmp/forkless-xen.deb
 	one_run upgrade/forkless-first "$base" new /tmp/forkless.deb /tmp/forkless-xen.deb /tmp/xuc-new.deb
@@ -193,5 +199,5 @@ if [ "$old" != "$new" ]; then
 	in_root "$base" dpkg -i /tmp/forkless.deb /tmp/fx-1.0.deb >/dev/null 2>&1
 	one_run upgrade/both "$base" new /tmp/xuc-new.deb /tmp/fx-2.0.deb
 else
-	skip packaging/failures/upgrade "the archive has one version of xen-utils-common ($old): no upgrade to test"
+	skip $P/failures/upgrade "the archive has one version of xen-utils-common ($old): no upgrade to test"
 fi

@@ -1,16 +1,30 @@
-# lib-pkg.sh - forkless's .debs and a real Debian 12 root to install them
-# in (sourced after tests/lib.sh).
+# lib-pkg.sh - forkless's .debs and a real Debian root to install them
+# in (sourced after tests/lib.sh), for Debian 12 (bookworm) and Debian 13
+# (trixie).
 #
-# The root is made with mmdebstrap from the Debian archive this machine's
-# apt uses (its bookworm sources), once per tree, and kept as a tarball in
+# The scripts that install the packages run once per release of
+# PKG_RELEASES (run_per_release): the .debs built once, each run with
+# PKG_RELEASE set and its checks named packaging/RELEASE/...; the same
+# code for both, the releases' differences said where they are checked.
+# A root per release is made with mmdebstrap from that release's archive
+# (tests/apt-release RELEASE sources: Debian 12's on a Debian 13 host and
+# the other way round), once per tree, and kept as a tarball in
 # build/packaging-cache; every test run unpacks a fresh copy. Everything
 # that runs in a root runs in a private mount namespace (unshare -m), so
 # the /proc mounted there, and mmdebstrap's own mounts, leave no trace.
 
 PKG_CACHE=${PKG_CACHE:-$TOP/build/packaging-cache}
-ROOT_TAR=$PKG_CACHE/bookworm-root.tar
-# Changing what the root holds changes this text, and the cache is remade.
-ROOT_RECIPE="bookworm --variant=apt +initramfs-tools +busybox; every version of xen-utils-common the archive has, and its dependencies, downloaded (apt lists kept)"
+PKG_RELEASES=${PKG_RELEASES:-bookworm trixie}
+# The release whose runs check everything: on the others, a script runs
+# only the checks its header names as release-specific (both releases in
+# full took twice the packaging family's 20 minutes). PKG_FULL_RELEASE=all
+# runs everything on each.
+PKG_FULL_RELEASE=${PKG_FULL_RELEASE:-trixie}
+full_run() { [ "$PKG_FULL_RELEASE" = all ] || [ "$PKG_RELEASE" = "$PKG_FULL_RELEASE" ]; }
+# (A script run by hand without run_per_release: Debian 12.)
+PKG_RELEASE=${PKG_RELEASE:-bookworm}
+# The prefix of the check names of this release's run.
+P=packaging/$PKG_RELEASE
 
 # The packages that building and testing the .debs need beyond the build
 # tools (Build-Depends: debhelper, musl-tools, kconfig-frontends-nox).
@@ -25,45 +39,83 @@ build_debs() {
 	"$TOP"/debian/build-debs "$1" >"$1.log" 2>&1
 }
 
-# The bookworm sources of the host's apt, as mmdebstrap takes them: a
-# deb822 .sources file by its path, a one-line entry as it is.
-host_mirrors() {
-	local f line
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] && grep -q '^Suites:.*bookworm' "$f" && printf '%s\n' "$f"
+# run_per_release SCRIPT NAME [RELEASE...]: in SCRIPT run as the suite
+# runs it (no PKG_DEBS), build the .debs once (check packaging/NAME/debs),
+# run SCRIPT again for each RELEASE (default PKG_RELEASES) with
+# PKG_RELEASE and PKG_DEBS set, and exit. In those runs it returns, and
+# the script goes on with the .debs in $PKG_DEBS.
+run_per_release() {
+	local script=$1 name=$2 work rel
+	shift 2
+	[ -n "${PKG_DEBS:-}" ] && return 0
+	work=$(scratch "pkg-$name")
+	if ! build_debs "$work/deb"; then
+		fail "packaging/$name/debs" "debian/build-debs failed" "$(tail -20 "$work/deb.log")"
+		rm -rf "$work"
+		exit 0
+	fi
+	pass "packaging/$name/debs"
+	for rel in ${*:-$PKG_RELEASES}; do
+		PKG_RELEASE=$rel PKG_DEBS=$work/deb bash "$script"
 	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		grep -E '^deb[[:space:]].*[[:space:]]bookworm' "$f"
-	done
+	rm -rf "$work"
+	exit 0
 }
 
-# root_tarball: the path of the cached root tarball, made when missing.
-root_tarball() {
-	local mirrors=()
-	if [ -f "$ROOT_TAR" ] && [ "$(cat "$ROOT_TAR.recipe" 2>/dev/null)" = "$ROOT_RECIPE" ]; then
-		echo "$ROOT_TAR"; return 0
+# old_debs: the directory of forkless's .debs as debian/ was before
+# forkless-xen moved its units to /usr/lib/systemd/system (0.1, commit
+# PKG_OLD_COMMIT), built once into the cache.
+PKG_OLD_COMMIT=b59f077ee2fa35ecd12ba30559eb5b33cf39f864
+old_debs() {
+	local d=$PKG_CACHE/old-debs-$PKG_OLD_COMMIT src
+	if ! ls "$d"/forkless-xen_*.deb >/dev/null 2>&1; then
+		src=$(mktemp -d -p "$TMPBASE") || return 1
+		git -C "$TOP" archive "$PKG_OLD_COMMIT" | tar -x -C "$src" &&
+			"$src"/debian/build-debs "$d.tmp" >"$d.log" 2>&1 || { rm -rf "$src" "$d.tmp"; return 1; }
+		rm -rf "$src" "$d.tmp/src" && mv "$d.tmp" "$d" || return 1
 	fi
-	mkdir -p "$PKG_CACHE"
-	mapfile -t mirrors < <(host_mirrors)
-	[ ${#mirrors[@]} -gt 0 ] || mirrors=(http://deb.debian.org/debian)
-	rm -f "$ROOT_TAR" "$ROOT_TAR.recipe"
+	echo "$d"
+}
+
+# root_tarball [EXTRA]: the path of the cached root tarball of
+# PKG_RELEASE (with the package EXTRA and its dependencies installed,
+# when given), made when missing.
+root_tarball() {
+	local extra=${1:-} rel=$PKG_RELEASE tar sources recipe
+	tar=$PKG_CACHE/$rel${extra:++$extra}-root.tar
+	mkdir -p "$PKG_CACHE" || return 1
+	sources=$PKG_CACHE/$rel.sources
+	"$TOP"/tests/apt-release "$rel" sources >"$sources.new" && mv "$sources.new" "$sources" || return 1
+	# Changing what the root holds changes this text, and the cache is remade.
+	recipe="$rel --variant=apt +initramfs-tools +busybox${extra:+ +$extra}; every version of xen-utils-common the archive has, and its dependencies, downloaded (apt lists kept); $(tr '\n' ' ' <"$sources")"
+	# (one maker at a time: another run of the suite may want it too)
+	exec 8>"$tar.lock" && flock 8 || return 1
+	if [ -f "$tar" ] && [ "$(cat "$tar.recipe" 2>/dev/null)" = "$recipe" ]; then
+		exec 8>&-
+		echo "$tar"; return 0
+	fi
+	rm -f "$tar" "$tar.recipe"
 	unshare -m --propagation private \
 		mmdebstrap --variant=apt --format=tar \
-		--include=initramfs-tools,busybox \
+		--include=initramfs-tools,busybox${extra:+,$extra} \
 		--skip=cleanup/apt/lists --skip=cleanup/apt/cache \
 		--customize-hook='chroot "$1" sh -c "apt-get clean && for v in \$(apt-cache madison xen-utils-common | cut -d\"|\" -f2); do apt-get install -y -q --download-only xen-utils-common=\$v || exit 1; done"' \
-		bookworm "$ROOT_TAR.tmp" "${mirrors[@]}" >"$PKG_CACHE/mmdebstrap.log" 2>&1 ||
-		{ rm -f "$ROOT_TAR.tmp"; return 1; }
-	mv "$ROOT_TAR.tmp" "$ROOT_TAR"
-	printf '%s\n' "$ROOT_RECIPE" >"$ROOT_TAR.recipe"
-	echo "$ROOT_TAR"
+		"$rel" "$tar.tmp" "$sources" >"$tar.log" 2>&1 ||
+		{ rm -f "$tar.tmp"; exec 8>&-; return 1; }
+	mv "$tar.tmp" "$tar"
+	printf '%s\n' "$recipe" >"$tar.recipe"
+	exec 8>&-
+	echo "$tar"
 }
 
-# new_root DIR: a fresh copy of the root in DIR, with a policy-rc.d that
-# keeps maintainer scripts from starting services (a chroot has no init).
+# new_root DIR [EXTRA]: a fresh copy of PKG_RELEASE's root (root_tarball
+# EXTRA) in DIR, with a policy-rc.d that keeps maintainer scripts from
+# starting services (a chroot has no init). On failure, mmdebstrap's log
+# is in root_log.
+root_log() { tail -20 "$PKG_CACHE/$PKG_RELEASE${1:++$1}-root.tar.log" 2>/dev/null; }
 new_root() {
-	mkdir -p "$1" && tar -xf "$(root_tarball)" -C "$1" || return 1
+	local tar
+	tar=$(root_tarball "${2:-}") && mkdir -p "$1" && tar -xf "$tar" -C "$1" || return 1
 	printf '#!/bin/sh\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
 	chmod 755 "$1/usr/sbin/policy-rc.d"
 }
@@ -142,4 +194,33 @@ deb_build() {
 	rc=$?
 	rm -rf "$1"
 	return $rc
+}
+
+# aliased_files ROOT: each file of forkless's installed packages that
+# another package of ROOT ships by that name (not a diversion of
+# forkless-xen's) or by its other name on merged /usr (/lib, /bin, /sbin
+# against /usr/lib, /usr/bin, /usr/sbin: one file that dpkg takes for two,
+# so an unpack overwrites the other package's and a remove deletes it), as
+# `PATH: PACKAGE (NAME)`. dpkg -S asked for both names.
+aliased_files() {
+	in_root "$1" sh -c '
+	for p in forkless forkless-xen; do dpkg-query -L "$p" 2>/dev/null; done | LC_ALL=C sort -u |
+	while read -r f; do
+		[ -d "$f" ] && continue
+		case $f in
+		/usr/lib/*|/usr/bin/*|/usr/sbin/*) a=${f#/usr} ;;
+		/lib/*|/bin/*|/sbin/*) a=/usr$f ;;
+		*) a= ;;
+		esac
+		for n in "$f" $a; do
+			dpkg-query -S "$n" 2>/dev/null | grep -v "^diversion " | while IFS= read -r line; do
+				[ "${line##*: }" = "$n" ] || continue
+				for pkg in $(echo "${line%: *}" | tr , " "); do
+					case $pkg in forkless|forkless-xen) continue ;; esac
+					[ "$n" = "$f" ] && [ "$(dpkg-divert --listpackage "$f")" = forkless-xen ] && continue
+					echo "$f: $pkg ($n)"
+				done
+			done
+		done
+	done'
 }

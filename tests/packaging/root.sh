@@ -1,31 +1,35 @@
 #!/bin/bash
-# The packages in a real Debian 12 root: build forkless's .debs (make deb),
-# unpack a bookworm root (lib-pkg.sh, cached), apt-get install
-# xen-utils-common there from the archive, then dpkg -i forkless and
-# forkless-xen and check: the diversions, /usr/sbin/xl and the scripts
-# resolving to forkless, the applets answering as Debian's scripts do
-# (there is no Xen in a chroot: the sysfs error), a reinstall of
-# xen-utils-common leaving forkless in place, the initramfs hook, and
-# purging restoring Debian's files byte for byte.
+# The packages in a real Debian root, Debian 12's and Debian 13's in turn
+# (lib-pkg.sh, run_per_release; the checks named packaging/RELEASE/...):
+# build forkless's .debs (make deb) once, unpack the release's root
+# (cached), apt-get install xen-utils-common there from the archive, then
+# dpkg -i forkless and forkless-xen and check: the diversions (Debian 13's
+# units among them), no file of forkless's that is another package's file
+# under its other merged-/usr name, /usr/sbin/xl and the scripts resolving
+# to forkless, the applets answering as Debian's scripts do (there is no
+# Xen in a chroot: the sysfs error), the units in place of Debian's (or of
+# the generated ones), a reinstall of xen-utils-common leaving forkless in
+# place and starting no admin's script, the initramfs hook, and purging
+# restoring Debian's files byte for byte (dpkg -V xen-utils-common
+# silent, no forkless diversion, Debian 13's units enabled as before).
+# Debian 13 runs it all; Debian 12 (lib-pkg.sh, full_run) all but the
+# initramfs hook, the manual install and the removal of both packages,
+# which do not depend on the release: its checks are the diversions,
+# units and purge where its xen-utils-common has no units, and its
+# upgrade of xen-utils-common (Debian 13's archive has one version).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-pkg.sh"
 
 need_root packaging/root || exit 0
 pkg_need_tools || { fail packaging/tools "could not install the packaging tools"; exit 0; }
+run_per_release "$0" root
 
 work=$(scratch pkg-root)
 trap 'rm -rf "$work"' EXIT
-debs=$work/deb
-if build_debs "$debs"; then
-	pass packaging/root/debs
-else
-	fail packaging/root/debs "debian/build-debs failed" "$(tail -20 "$debs.log")"
-	exit 0
-fi
+debs=$PKG_DEBS
 R=$work/root
 if ! new_root "$R"; then
-	fail packaging/root "mmdebstrap of bookworm failed" \
-		"$(tail -20 "$PKG_CACHE/mmdebstrap.log" 2>/dev/null)"
+	fail $P/root "mmdebstrap of $PKG_RELEASE failed" "$(root_log)"
 	exit 0
 fi
 # (Under fixed names: the version is debian/changelog's.)
@@ -59,12 +63,28 @@ info "xen-utils-common versions: ${versions[*]}"
 xuc_deb() { ls "$R"/var/cache/apt/archives/xen-utils-common_"${1/:/%3a}"_*.deb 2>/dev/null | head -n1; }
 run_capture apt_in_root install "xen-utils-common=$old"
 if [ "$RC" != 0 ]; then
-	fail packaging/apt-xen-utils-common "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
+	fail $P/apt-xen-utils-common "apt-get install xen-utils-common=$old: exit $RC" "$(tail -20 <<<"$OUT$ERR")"
 	exit 0
 fi
-pass packaging/apt-xen-utils-common
+pass $P/apt-xen-utils-common
 before=$(debian_files)
-check packaging/xen-utils-common-as-shipped "$(deb_files "$(xuc_deb "$old")")" "$before"
+check $P/xen-utils-common-as-shipped "$(deb_files "$(xuc_deb "$old")")" "$before"
+# The units of xen and xendomains as the root has them: the file at
+# /usr/lib/systemd/system (Debian 13's xen-utils-common ships one, Debian
+# 12's none), what the multi-user.target.wants link resolves to, and
+# deb-systemd-helper's record of them. A purge must give this back.
+units_state() {
+	local n f
+	for n in xen xendomains; do
+		f=$R/usr/lib/systemd/system/$n.service
+		if [ -f "$f" ]; then echo "$n.service F $(sha256sum <"$f" | cut -c1-64)"; else echo "$n.service none"; fi
+		echo "$n.service wanted by multi-user: $(in_root "$R" sh -c '[ -L "$0" ] && readlink -f "$0" || echo none' \
+			/etc/systemd/system/multi-user.target.wants/$n.service)"
+	done
+	(cd "$R/var/lib/systemd/deb-systemd-helper-enabled" 2>/dev/null && find . -name 'xen*' | LC_ALL=C sort)
+}
+units_before=$(units_state)
+info "$PKG_RELEASE: xen-utils-common's units: $(grep -c ' F ' <<<"$units_before")"
 # Debian's answers, before forkless is there: the oracle for forkless's.
 xb=/usr/lib/xen-common/bin
 oracle_cmds=("$xb/xen-version" "$xb/xen-dir" "$xb/xen-utils-wrapper" "/usr/sbin/xl list"
@@ -82,9 +102,11 @@ done
 rc_links() { (cd "$R/etc" && ls -d rc?.d/*xendomains 2>/dev/null); }
 rc_links_xen() { (cd "$R/etc" && ls -d rc?.d/[SK][0-9][0-9]xen 2>/dev/null); }
 rc_before=$(rc_links)
-check packaging/xendomains/debian-rc-links 7 "$(grep -c . <<<"$rc_before")"
+check $P/xendomains/debian-rc-links 7 "$(grep -c . <<<"$rc_before")"
 rc_before_xen=$(rc_links_xen)
-check packaging/xen/debian-rc-links 7 "$(grep -c . <<<"$rc_before_xen")"
+check $P/xen/debian-rc-links 7 "$(grep -c . <<<"$rc_before_xen")"
+mkdir -p "$work/units"
+cp "$R"/usr/lib/systemd/system/xen*.service "$work/units/" 2>/dev/null
 cp "$R/etc/init.d/xendomains" "$work/xendomains.debian"
 cp "$R/etc/init.d/xen" "$work/xen.debian"
 sysv_gen=/lib/systemd/system-generators/systemd-sysv-generator
@@ -102,7 +124,7 @@ unit_deps() {
 		n = split($2, u, " "); for (i = 1; i <= n; i++) print $1 "=" u[i] }' "$1" | LC_ALL=C sort -u
 }
 
-expect packaging/dpkg-i 0 @any "" -- \
+expect $P/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
 
 # The diversions: exactly the paths both forkless-xen and
@@ -113,26 +135,31 @@ files_of() {
 		echo "$f"
 	done | LC_ALL=C sort
 }
+# (And the units, which only Debian 13's ships: diverted on Debian 12 as
+# well, so that an upgrade to Debian 13's lands at PATH.distrib.)
 shared=$(comm -12 <(files_of forkless-xen) <(grep -v ' missing$' <<<"$before" | cut -d' ' -f1))
+shared=$(printf '%s\n' "$shared" /usr/lib/systemd/system/xen.service /usr/lib/systemd/system/xendomains.service |
+	grep . | LC_ALL=C sort -u)
 want_div=$(while read -r f; do echo "diversion of $f to $f.distrib by forkless-xen"; done <<<"$shared")
 got_div=$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)
-check packaging/diversions "$want_div" "$got_div"
+check $P/diversions "$want_div" "$got_div"
 n=$(grep -c . <<<"$shared")
 info "forkless-xen diverts $n paths of xen-utils-common"
+check $P/no-aliased-file "" "$(aliased_files "$R")"
 for f in /usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-version \
 	 /usr/lib/xen-common/bin/xen-dir /usr/lib/xen-common/bin/xen-toolstack \
 	 /usr/lib/xen-common/bin/xen-toolstack-wrapper /usr/sbin/xen /usr/sbin/xl /etc/init.d/xendomains /etc/init.d/xen; do
-	expect "packaging/diverted$f" 0 "forkless-xen"$'\n' "" -- in_root "$R" dpkg-divert --listpackage "$f"
+	expect "$P/diverted$f" 0 "forkless-xen"$'\n' "" -- in_root "$R" dpkg-divert --listpackage "$f"
 done
 # Every path forkless ships is its own (no diversion by another package).
-expect packaging/forkless-not-diverted 0 "" "" -- \
+expect $P/forkless-not-diverted 0 "" "" -- \
 	in_root "$R" sh -c 'dpkg-query -L forkless | while read -r f; do dpkg-divert --listpackage "$f"; done'
 
-expect packaging/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
-expect packaging/wrapper-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+expect $P/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+expect $P/wrapper-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
 	in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-utils-wrapper
 # Debian's scripts are where the hotplug fallbacks look: PATH.distrib.
-expect packaging/distrib-is-debian 0 "#!/bin/sh -e"$'\n' "" -- \
+expect $P/distrib-is-debian 0 "#!/bin/sh -e"$'\n' "" -- \
 	in_root "$R" head -n1 /usr/lib/xen-common/bin/xen-version.distrib
 
 # The hotplug stamp (docs/packaging.md): written at configure, root's
@@ -147,20 +174,20 @@ hp_files() {
 			sed 's|.*/| |; s|"$||' | tr -d '\n')"
 }
 stamp=/var/lib/forkless/hotplug-stamp
-expect packaging/hotplug-stamp 0 "0 0 644"$'\n' "" -- in_root "$R" stat -c '%u %g %a' $stamp
-check packaging/hotplug-stamp/vouches "stat 8 hashed" "$(hp_files)"
+expect $P/hotplug-stamp 0 "0 0 644"$'\n' "" -- in_root "$R" stat -c '%u %g %a' $stamp
+check $P/hotplug-stamp/vouches "stat 8 hashed" "$(hp_files)"
 
 # The applets answer as Debian's scripts did (no Xen in a chroot: the
 # sysfs error), and as the diverted scripts still do.
 for c in "${oracle_cmds[@]}"; do
-	expect "packaging/as-debian/${c##*/}" "${o_rc[$c]}" "${o_out[$c]}" "${o_err[$c]}" -- in_root "$R" $c
+	expect "$P/as-debian/${c##*/}" "${o_rc[$c]}" "${o_out[$c]}" "${o_err[$c]}" -- in_root "$R" $c
 done
 nosysfs="ERROR:  Can't find hypervisor information in sysfs!"$'\n'
-check packaging/oracle-is-the-sysfs-error "1 $nosysfs" "${o_rc[$xb/xen-version]} ${o_err[$xb/xen-version]}"
+check $P/oracle-is-the-sysfs-error "1 $nosysfs" "${o_rc[$xb/xen-version]} ${o_err[$xb/xen-version]}"
 for a in xen-version xen-utils-wrapper; do
-	expect "packaging/distrib/$a" 1 "" "$nosysfs" -- in_root "$R" "$xb/$a.distrib"
+	expect "$P/distrib/$a" 1 "" "$nosysfs" -- in_root "$R" "$xb/$a.distrib"
 done
-expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-resolve --help
+expect $P/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-resolve --help
 
 # ---- /etc/init.d/xendomains and /etc/init.d/xen: each applet in place of
 # Debian's script (the xencommons applet at /etc/init.d/xen though its
@@ -176,31 +203,40 @@ expect packaging/forkless/cgroup-resolve-help 0 @any "" -- in_root "$R" cgroup-r
 init_script() {
 	local n=$1 a=$2 usage=$3 before=$4 links=$5 settings=$6 v
 	local wants=$R/etc/systemd/system/multi-user.target.wants/$n.service
-	local unit=$R/lib/systemd/system/$n.service
-	expect packaging/$n/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	local unit=$R/usr/lib/systemd/system/$n.service
+	expect $P/$n/init.d-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
 		in_root "$R" readlink -f /etc/init.d/$n
 	run_capture in_root "$R" /etc/init.d/$n --help
-	check "packaging/$n/init.d-runs-$a" "0 $usage" "$RC $(head -n1 <<<"$OUT")"
+	check "$P/$n/init.d-runs-$a" "0 $usage" "$RC $(head -n1 <<<"$OUT")"
 	# (No Xen in a chroot: Debian's script and the applet exit 0, silent.)
-	expect packaging/$n/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/$n status
-	expect packaging/$n/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/$n.distrib status
-	expect packaging/$n/distrib-is-debian 0 "" "" -- cmp "$work/$n.debian" "$R/etc/init.d/$n.distrib"
-	check packaging/$n/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/$n.debian")" \
+	expect $P/$n/as-debian/status 0 "" "" -- in_root "$R" /etc/init.d/$n status
+	expect $P/$n/as-debian/distrib-status 0 "" "" -- in_root "$R" /etc/init.d/$n.distrib status
+	expect $P/$n/distrib-is-debian 0 "" "" -- cmp "$work/$n.debian" "$R/etc/init.d/$n.distrib"
+	check $P/$n/lsb-override "$(sed -n '/^### BEGIN INIT INFO$/,/^### END INIT INFO$/p' "$work/$n.debian")" \
 		"$(cat "$R/etc/insserv/overrides/$n")"
-	expect packaging/$n/unit-enabled 0 /lib/systemd/system/$n.service$'\n' "" -- readlink "$wants"
-	expect packaging/$n/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d $n disable
-	check packaging/$n/disabled "$(sed 's|/S|/K|' <<<"$before") no unit link" \
+	expect $P/$n/unit-enabled 0 /usr/lib/systemd/system/$n.service$'\n' "" -- \
+		in_root "$R" readlink -f /etc/systemd/system/multi-user.target.wants/$n.service
+	# Debian 13's unit of that name at NAME.service.distrib, byte for byte,
+	# where systemd does not load it (not a unit name).
+	if [ "$(grep -c " F " <<<"$units_before")" -gt 0 ]; then
+		expect $P/$n/unit-distrib-is-debian 0 "" "" -- \
+			cmp "$work/units/$n.service" "$R/usr/lib/systemd/system/$n.service.distrib"
+	fi
+	check $P/$n/unit-distrib-not-loaded "$n.service" \
+		"$(systemctl --root="$R" list-unit-files --no-legend "$n.service*" 2>&1 | awk '{ print $1 }')"
+	expect $P/$n/update-rc.d-disable 0 "" "" -- in_root "$R" update-rc.d $n disable
+	check $P/$n/disabled "$(sed 's|/S|/K|' <<<"$before") no unit link" \
 		"$($links | sed 's|/K[0-9]*|/K01|') $([ -L "$wants" ] && echo unit link || echo no unit link)"
-	expect packaging/$n/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d $n enable
-	check packaging/$n/enabled "$before unit link" \
+	expect $P/$n/update-rc.d-enable 0 "" "" -- in_root "$R" update-rc.d $n enable
+	check $P/$n/enabled "$before unit link" \
 		"$($links) $([ -L "$wants" ] && echo unit link || echo no unit link)"
 	if [ -f "$work/gen/out/$n.service" ]; then
-		check packaging/$n/unit-ordering "$(unit_deps "$work/gen/out/$n.service")" "$(unit_deps "$unit")"
+		check $P/$n/unit-ordering "$(unit_deps "$work/gen/out/$n.service")" "$(unit_deps "$unit")"
 		info "$n.service ordering, as generated: $(unit_deps "$unit" | tr '\n' ' ')"
 	else
-		skip packaging/$n/unit-ordering "no $sysv_gen on this machine"
+		skip $P/$n/unit-ordering "no $sysv_gen on this machine"
 	fi
-	check packaging/$n/unit-service "$settings" \
+	check $P/$n/unit-service "$settings" \
 		"$(grep -E '^(Type|RemainAfterExit|NotifyAccess|ExecStart|ExecStop|KillMode)=' "$unit" | tr '\n' ' ' | sed 's/ $//')"
 	if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
 		# (The root has no systemd: the host's units, the unit and its
@@ -211,9 +247,9 @@ init_script() {
 		cp "$unit" "$v/lib/systemd/system/"
 		cp "$R/usr/bin/forkless" "$v/usr/lib/xen-common/bin/$a"
 		run_capture systemd-analyze verify --man=no --root="$v" /lib/systemd/system/$n.service
-		check packaging/$n/unit-verify "0" "$RC$OUT$ERR"
+		check $P/$n/unit-verify "0" "$RC$OUT$ERR"
 	else
-		skip packaging/$n/unit-verify "no systemd-analyze on this machine"
+		skip $P/$n/unit-verify "no systemd-analyze on this machine"
 	fi
 }
 init_script xendomains xendomains "Usage: xendomains {start|stop|restart|reload|force-reload|status}" \
@@ -223,12 +259,12 @@ init_script xendomains xendomains "Usage: xendomains {start|stop|restart|reload|
 # XENDOMAINS_STOP_MAXWAIT (+ 11 s, as the applet extends it); the applet's
 # EXTEND_TIMEOUT_USEC accepted (NotifyAccess=exec, above).
 maxwait=$(. "$R/etc/default/xendomains"; echo "$XENDOMAINS_STOP_MAXWAIT")
-stop=$(sed -n 's/^TimeoutStopSec=//p' "$R/lib/systemd/system/xendomains.service")
+stop=$(sed -n 's/^TimeoutStopSec=//p' "$R/usr/lib/systemd/system/xendomains.service")
 case $stop in *min) stop=$((${stop%min} * 60)) ;; *s) stop=${stop%s} ;; esac
 if [ -n "$maxwait" ] && [ "$stop" -ge $((maxwait + 11)) ] 2>/dev/null; then
-	pass "packaging/xendomains/unit-stop-timeout ($stop s, XENDOMAINS_STOP_MAXWAIT $maxwait)"
+	pass "$P/xendomains/unit-stop-timeout ($stop s, XENDOMAINS_STOP_MAXWAIT $maxwait)"
 else
-	fail packaging/xendomains/unit-stop-timeout "TimeoutStopSec '$stop' s below XENDOMAINS_STOP_MAXWAIT '$maxwait' + 11"
+	fail $P/xendomains/unit-stop-timeout "TimeoutStopSec '$stop' s below XENDOMAINS_STOP_MAXWAIT '$maxwait' + 11"
 fi
 # xen: what is left in the control group at stop (xenstored) never killed
 init_script xen xencommons "Usage: xencommons {start|stop|restart|force-reload|status}" \
@@ -239,7 +275,7 @@ init_script xen xencommons "Usage: xencommons {start|stop|restart|force-reload|s
 # several packages at once, dpkg 1.21 lists the regular files
 # xen-utils-common has diverted as modified, ?M5: README, "Installing".)
 for p in xen-utils-common forkless forkless-xen; do
-	expect "packaging/dpkg-verify/$p" 0 "" "" -- in_root "$R" dpkg --verify "$p"
+	expect "$P/dpkg-verify/$p" 0 "" "" -- in_root "$R" dpkg --verify "$p"
 done
 
 # An admin's edit of a file, then restored: hashed per call (the stamp
@@ -248,48 +284,58 @@ done
 cp -p "$R/etc/xen/scripts/vif-common.sh" "$work/vif-common.sh"
 echo "# an admin's edit" >>"$R/etc/xen/scripts/vif-common.sh"
 cp "$work/vif-common.sh" "$R/etc/xen/scripts/vif-common.sh"
-check packaging/hotplug-stamp/restored-hashed "stat 8 hashed vif-common.sh" "$(hp_files)"
+check $P/hotplug-stamp/restored-hashed "stat 8 hashed vif-common.sh" "$(hp_files)"
 
 # An upgrade of xen-utils-common goes to the diverted names and leaves
 # forkless in place; Debian's files are then the new version's, byte for
 # byte as its .deb has them.
 if [ "$old" != "$new" ]; then
-	expect packaging/upgrade-xen-utils-common 0 @any @any -- apt_in_root install "xen-utils-common=$new"
-	expect packaging/upgrade/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
-	expect packaging/upgrade/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+	expect $P/upgrade-xen-utils-common 0 @any @any -- apt_in_root install "xen-utils-common=$new"
+	expect $P/upgrade/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+	expect $P/upgrade/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
 		in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-version
-	check packaging/upgrade/diversions "$want_div" \
+	check $P/upgrade/diversions "$want_div" \
 		"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
 	before=$(deb_files "$(xuc_deb "$new")")
-	check packaging/upgrade/debian-files "$before" "$(debian_files)"
+	check $P/upgrade/debian-files "$before" "$(debian_files)"
 else
-	skip packaging/upgrade-xen-utils-common "the archive has one version of xen-utils-common ($old): no upgrade to test"
+	skip $P/upgrade-xen-utils-common "the archive has one version of xen-utils-common ($old): no upgrade to test"
 fi
 # A reinstall, likewise.
-expect packaging/reinstall-xen-utils-common 0 @any @any -- apt_in_root install --reinstall xen-utils-common
-expect packaging/reinstall/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
-expect packaging/reinstall/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
+# (An admin's script of their own at each hotplug script's path, in
+# place of forkless's link: the postinst's trigger must not run it.)
+for f in block vif-bridge vif-route; do
+	mv "$R/etc/xen/scripts/$f" "$work/link-$f"
+	printf '#!/bin/sh\necho "$0 $*" >>/tmp/admin-script-ran\n' >"$R/etc/xen/scripts/$f"
+	chmod 755 "$R/etc/xen/scripts/$f"
+done
+expect $P/reinstall-xen-utils-common 0 @any @any -- apt_in_root install --reinstall xen-utils-common
+check $P/reinstall/admin-script-not-run "" "$(cat "$R/tmp/admin-script-ran" 2>/dev/null)"
+for f in block vif-bridge vif-route; do mv -f "$work/link-$f" "$R/etc/xen/scripts/$f"; done
+expect $P/reinstall/xl-is-forkless 0 /usr/bin/forkless$'\n' "" -- in_root "$R" readlink -f /usr/sbin/xl
+expect $P/reinstall/xen-version-is-forkless 0 /usr/bin/forkless$'\n' "" -- \
 	in_root "$R" readlink -f /usr/lib/xen-common/bin/xen-version
-check packaging/reinstall/diversions "$want_div" \
+check $P/reinstall/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
-check packaging/reinstall/debian-files "$before" "$(debian_files)"
-check packaging/reinstall/xendomains-rc-links "$rc_before" "$(rc_links)"
-check packaging/reinstall/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
-check packaging/reinstall/hotplug-stamp-triggered "stat 8 hashed" "$(hp_files)"
+check $P/reinstall/debian-files "$before" "$(debian_files)"
+check $P/reinstall/xendomains-rc-links "$rc_before" "$(rc_links)"
+check $P/reinstall/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
+check $P/reinstall/hotplug-stamp-triggered "stat 8 hashed" "$(hp_files)"
 
 # A reinstall (an upgrade) of forkless-xen keeps its diversions, and its
 # postinst removes one it no longer ships (here one made by hand in its
 # name), renaming Debian's file back.
 in_root "$R" dpkg-divert --package forkless-xen --rename \
 	--divert /usr/bin/xen-detect.distrib --add /usr/bin/xen-detect >/dev/null
-expect packaging/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen.deb
-check packaging/reinstall-forkless-xen/diversions "$want_div" \
+expect $P/reinstall-forkless-xen 0 @any @any -- in_root "$R" dpkg -i /tmp/forkless-xen.deb
+check $P/reinstall-forkless-xen/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep ' by forkless-xen$' | LC_ALL=C sort)"
-expect packaging/reinstall-forkless-xen/obsolete-diversion-undone 0 "" "" -- \
+expect $P/reinstall-forkless-xen/obsolete-diversion-undone 0 "" "" -- \
 	in_root "$R" sh -c '[ -f /usr/bin/xen-detect ] && [ ! -e /usr/bin/xen-detect.distrib ]'
-check packaging/reinstall-forkless-xen/debian-files "$before" "$(debian_files)"
+check $P/reinstall-forkless-xen/debian-files "$before" "$(debian_files)"
 
 # ---- the initramfs-tools hook ----
+if full_run; then
 # No kernel package in the root: a version with the two files mkinitramfs
 # reads (its config, for the compressor; a modules directory).
 kver=6.1.0-test
@@ -313,22 +359,22 @@ usr/sbin/mount.9p -> ../bin/forkless
 usr/sbin/mount.shared -> ../bin/forkless
 usr/sbin/mount.vboxsf -> ../bin/forkless
 usr/sbin/mount.virtiofs -> ../bin/forkless"
-expect packaging/initramfs/prereqs 0 $'\n' "" -- \
+expect $P/initramfs/prereqs 0 $'\n' "" -- \
 	in_root "$R" /usr/share/initramfs-tools/hooks/forkless prereqs
-check packaging/initramfs/default "$want_initrd" "$(initramfs_forkless)"
+check $P/initramfs/default "$want_initrd" "$(initramfs_forkless)"
 echo FORKLESS_XEN=y >"$R/etc/initramfs-tools/conf.d/local-forkless"
 got=$(initramfs_forkless)
-check packaging/initramfs/xen-xl "usr/sbin/xl -> ../bin/forkless" "$(grep '^usr/sbin/xl ' <<<"$got")"
-check packaging/initramfs/xen-version "usr/lib/xen-common/bin/xen-version -> ../../../bin/forkless" \
+check $P/initramfs/xen-xl "usr/sbin/xl -> ../bin/forkless" "$(grep '^usr/sbin/xl ' <<<"$got")"
+check $P/initramfs/xen-version "usr/lib/xen-common/bin/xen-version -> ../../../bin/forkless" \
 	"$(grep '^usr/lib/xen-common/bin/xen-version ' <<<"$got")"
 echo FORKLESS=n >"$R/etc/initramfs-tools/conf.d/local-forkless"
-check packaging/initramfs/FORKLESS=n "" "$(initramfs_forkless)"
+check $P/initramfs/FORKLESS=n "" "$(initramfs_forkless)"
 echo FORKLESS=maybe >"$R/etc/initramfs-tools/conf.d/local-forkless"
 run_capture in_root "$R" mkinitramfs -o /tmp/initrd.img "$kver"
 if [ "$RC" != 0 ] && grep -qF "E: forkless hook: FORKLESS must be y or n, not 'maybe'" <<<"$ERR"; then
-	pass packaging/initramfs/FORKLESS=maybe
+	pass $P/initramfs/FORKLESS=maybe
 else
-	fail packaging/initramfs/FORKLESS=maybe "expected mkinitramfs to fail naming FORKLESS" "exit $RC" "$ERR"
+	fail $P/initramfs/FORKLESS=maybe "expected mkinitramfs to fail naming FORKLESS" "exit $RC" "$ERR"
 fi
 rm -f "$R/etc/initramfs-tools/conf.d/local-forkless"
 # A file another hook put there first is left alone (this one sorts
@@ -339,31 +385,36 @@ cat >"$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p" <<'HOOK'
 mkdir -p "$DESTDIR/usr/sbin" && echo other >"$DESTDIR/usr/sbin/mount.9p"
 HOOK
 chmod 755 "$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p"
-check packaging/initramfs/no-overwrite "$(grep -v mount.9p <<<"$want_initrd")" "$(initramfs_forkless)"
+check $P/initramfs/no-overwrite "$(grep -v mount.9p <<<"$want_initrd")" "$(initramfs_forkless)"
 rm -f "$R/usr/share/initramfs-tools/hooks/aaa-test-mount9p"
 
+fi
+
 # ---- purge: Debian's files back, byte for byte ----
-expect packaging/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
-check packaging/purge/no-diversions "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
-expect packaging/purge/no-hotplug-stamp 1 "" "" -- test -e "$R/var/lib/forkless"
-check packaging/purge/debian-files "$before" "$(debian_files)"
-expect packaging/purge/no-distrib 0 "" "" -- \
+expect $P/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+check $P/purge/no-diversions "" "$(in_root "$R" dpkg-divert --list | grep forkless)"
+expect $P/purge/no-hotplug-stamp 1 "" "" -- test -e "$R/var/lib/forkless"
+check $P/purge/debian-files "$before" "$(debian_files)"
+expect $P/purge/no-distrib 0 "" "" -- \
 	in_root "$R" find / -xdev -name '*.distrib' -path '*xen*'
-expect packaging/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
+expect $P/purge/xen-version-is-debian 1 "" "$nosysfs" -- \
 	in_root "$R" /usr/lib/xen-common/bin/xen-version
-expect packaging/purge/no-forkless 0 "" "" -- \
+expect $P/purge/no-forkless 0 "" "" -- \
 	in_root "$R" find /usr /etc -name '*forkless*'
-check packaging/purge/no-xendomains-unit "" \
-	"$(cd "$R" && ls -d lib/systemd/system/xendomains* etc/systemd/system/*/xendomains* etc/insserv/overrides/xendomains 2>/dev/null)"
-expect packaging/purge/xendomains-is-debian 0 "755 #!/bin/bash"$'\n' "" -- \
+# The units as xen-utils-common had them: none on Debian 12 (no
+# enablement left), Debian 13's files, enabled as they were.
+check $P/purge/units "$units_before" "$(units_state)"
+check $P/purge/no-insserv-override "" "$(cd "$R" && ls -d etc/insserv/overrides/xen* 2>/dev/null)"
+expect $P/purge/dpkg-verify-xen-utils-common 0 "" "" -- in_root "$R" dpkg --verify xen-utils-common
+expect $P/purge/xendomains-is-debian 0 "755 #!/bin/bash"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'
-check packaging/purge/xendomains-rc-links "$rc_before" "$(rc_links)"
-check packaging/purge/no-xen-unit "" \
-	"$(cd "$R" && ls -d lib/systemd/system/xen.service etc/systemd/system/*/xen.service etc/insserv/overrides/xen 2>/dev/null)"
-expect packaging/purge/xen-is-debian 0 "755 #!/bin/sh"$'\n' "" -- \
+check $P/purge/xendomains-rc-links "$rc_before" "$(rc_links)"
+expect $P/purge/xen-is-debian 0 "755 #!/bin/sh"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xen) $(head -n1 /etc/init.d/xen)"'
-expect packaging/purge/xen-script-byte-exact 0 "" "" -- cmp "$work/xen.debian" "$R/etc/init.d/xen"
-check packaging/purge/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
+expect $P/purge/xen-script-byte-exact 0 "" "" -- cmp "$work/xen.debian" "$R/etc/init.d/xen"
+check $P/purge/xen-rc-links "$rc_before_xen" "$(rc_links_xen)"
+
+full_run || exit 0
 
 # ---- from a manual install (README's former `dpkg-divert --local
 # --rename --add` of each script forkless replaces, then `make install`) to
@@ -376,30 +427,30 @@ for p in $("$FORKLESS" --list-full); do
 	in_root "$R" dpkg-query -S "/$p" >/dev/null 2>&1 || continue
 	in_root "$R" dpkg-divert --local --rename --add "/$p" >/dev/null
 done
-check packaging/manual/local-diversions "$(grep -c . <<<"$(grep ' F ' <<<"$before" | cut -d' ' -f1 |
+check $P/manual/local-diversions "$(grep -c . <<<"$(grep ' F ' <<<"$before" | cut -d' ' -f1 |
 	grep -xF -f <("$FORKLESS" --list-full | sed 's|^|/|'))")" \
 	"$(in_root "$R" dpkg-divert --list | grep -c '^local diversion')"
 in_root "$R" /tmp/forkless-manual --install -s / >/dev/null
-expect packaging/manual/dpkg-i 0 @any "" -- \
+expect $P/manual/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
-check packaging/manual/diversions "$want_div" \
+check $P/manual/diversions "$want_div" \
 	"$(in_root "$R" dpkg-divert --list | grep forkless-xen | LC_ALL=C sort)"
-check packaging/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
-expect packaging/manual/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
-check packaging/manual/debian-files "$before" "$(debian_files)"
+check $P/manual/no-local-diversion "" "$(in_root "$R" dpkg-divert --list | grep '^local ')"
+expect $P/manual/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
+check $P/manual/debian-files "$before" "$(debian_files)"
 
 # ---- xen-utils-common and forkless-xen removed in one run, named in
 # that order: dpkg removes forkless-xen first (its Depends), so that
 # xen-utils-common's postrm `chmod -x /etc/init.d/xendomains` and
 # `chmod -x /etc/init.d/xen` meet Debian's scripts back in place, not the
 # links to /usr/bin/forkless.
-expect packaging/remove-both/dpkg-i 0 @any "" -- \
+expect $P/remove-both/dpkg-i 0 @any "" -- \
 	in_root "$R" dpkg -i /tmp/forkless.deb /tmp/forkless-xen.deb
-expect packaging/remove-both/dpkg-r 0 @any @any -- \
+expect $P/remove-both/dpkg-r 0 @any @any -- \
 	in_root "$R" dpkg -r xen-utils-common forkless-xen
-expect packaging/remove-both/forkless-executable 0 "755"$'\n' "" -- \
+expect $P/remove-both/forkless-executable 0 "755"$'\n' "" -- \
 	in_root "$R" stat -c %a /usr/bin/forkless
-expect packaging/remove-both/xendomains-debian-chmod-x 0 "644 #!/bin/bash"$'\n' "" -- \
+expect $P/remove-both/xendomains-debian-chmod-x 0 "644 #!/bin/bash"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xendomains) $(head -n1 /etc/init.d/xendomains)"'
-expect packaging/remove-both/xen-debian-chmod-x 0 "644 #!/bin/sh"$'\n' "" -- \
+expect $P/remove-both/xen-debian-chmod-x 0 "644 #!/bin/sh"$'\n' "" -- \
 	in_root "$R" sh -c 'echo "$(stat -c %a /etc/init.d/xen) $(head -n1 /etc/init.d/xen)"'

@@ -7,7 +7,8 @@
 # right package, diverted exactly when xen-utils-common ships the path,
 # with no edit to debian/. The xendomains and xencommons applets bring
 # their init script links (diverted: /etc/init.d/xendomains and
-# /etc/init.d/xen), insserv overrides and units.
+# /etc/init.d/xen), insserv overrides and units (at /usr/lib/systemd/system,
+# diverted: Debian 13's xen-utils-common ships units of the same names).
 . "$(dirname "$0")/../lib.sh"
 
 work=$(scratch pkg-split)
@@ -44,8 +45,8 @@ etc/insserv/overrides/xen
 etc/insserv/overrides/xendomains
 etc/xen/scripts/vif-bridge
 etc/xen/scripts/vif-forkless-only
-lib/systemd/system/xen.service
-lib/systemd/system/xendomains.service
+usr/lib/systemd/system/xen.service
+usr/lib/systemd/system/xendomains.service
 usr/lib/xen-common/bin/xen-init-name
 usr/lib/xen-common/bin/xen-utils-wrapper
 usr/lib/xen-common/bin/xencommons
@@ -53,20 +54,21 @@ usr/lib/xen-common/bin/xendomains
 usr/sbin/xl
 usr/share/forkless-xen/paths" "$(list forkless-xen)"
 check packaging/split/diversions \
-	"/usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-init-name /usr/sbin/xl /etc/xen/scripts/vif-bridge /etc/init.d/xendomains /etc/init.d/xen" \
+	"/usr/lib/xen-common/bin/xen-utils-wrapper /usr/lib/xen-common/bin/xen-init-name /usr/sbin/xl /etc/xen/scripts/vif-bridge /etc/init.d/xendomains /usr/lib/systemd/system/xendomains.service /etc/init.d/xen /usr/lib/systemd/system/xen.service" \
 	"$(cat "$work/debian/forkless-xen.diversions")"
+check packaging/split/units "xendomains.service xen.service" "$(cat "$work/debian/forkless-xen.units")"
 check packaging/split/links "../../../usr/bin/forkless" \
 	"$(readlink "$work/debian/forkless-xen/etc/xen/scripts/vif-bridge")"
 check packaging/split/init.d-link "../../usr/bin/forkless" \
 	"$(readlink "$work/debian/forkless-xen/etc/init.d/xendomains")"
 expect packaging/split/xendomains-unit 0 "" "" -- \
-	cmp "$TOP/debian/xendomains.service" "$work/debian/forkless-xen/lib/systemd/system/xendomains.service"
+	cmp "$TOP/debian/xendomains.service" "$work/debian/forkless-xen/usr/lib/systemd/system/xendomains.service"
 expect packaging/split/xendomains-lsb-override 0 "" "" -- \
 	cmp "$TOP/debian/xendomains.lsb" "$work/debian/forkless-xen/etc/insserv/overrides/xendomains"
 check packaging/split/init.d-xen-link "../../usr/bin/forkless" \
 	"$(readlink "$work/debian/forkless-xen/etc/init.d/xen")"
 expect packaging/split/xen-unit 0 "" "" -- \
-	cmp "$TOP/debian/xen.service" "$work/debian/forkless-xen/lib/systemd/system/xen.service"
+	cmp "$TOP/debian/xen.service" "$work/debian/forkless-xen/usr/lib/systemd/system/xen.service"
 expect packaging/split/xen-lsb-override 0 "" "" -- \
 	cmp "$TOP/debian/xen.lsb" "$work/debian/forkless-xen/etc/insserv/overrides/xen"
 
