@@ -180,9 +180,12 @@ TEST_TOOLS := strace dash unshare setpriv mount file cpio xz zstd qemu-system-x8
 	pkg:qemu-system-common virtiofsd clang pkg:libclang-rt-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:btrfs-progs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
+# Two families at once, the VM boots alone after them (tests/run's
+# ALONE_FAMILIES): the host families are much waiting on dpkg, apt and
+# timeouts, the VM boots one CPU each under TCG.
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
-	FORKLESS=$(abspath $(BIN)) tests/run
+	FORKLESS=$(abspath $(BIN)) tests/run -j 2
 # What check-fast needs of them: not QEMU and cpio (the VM boots), nor the
 # packaging tools.
 TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common virtiofsd zstd \
