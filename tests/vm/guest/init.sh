@@ -125,8 +125,11 @@ if [ ! -x /usr/bin/forkless ]; then
 fi
 
 # The running Xen's MAJOR.MINOR (4.17 on Debian 12, 4.20 on Debian 13): the directory the
-# wrappers look for; the plain boot has none and never makes it
+# wrappers look for. The plain boot has no hypervisor: its "installed" state is a
+# xen-utils-4.17 directory that neither wrapper may reach (with no version in sysfs,
+# Debian's script would look for /usr/lib/xen-.)
 XV=$(cat /sys/hypervisor/version/major 2>/dev/null).$(cat /sys/hypervisor/version/minor 2>/dev/null)
+[ "$XV" != . ] || XV=4.17
 # ---- the Debian chroot: same /sys, /proc, /dev, /tmp and (later) /usr/lib/xen-$XV ----
 for d in sys dev tmp; do mount --bind /$d /debian/$d; done
 mount -t proc proc /debian/proc
