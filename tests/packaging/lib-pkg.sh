@@ -224,3 +224,18 @@ aliased_files() {
 		done
 	done'
 }
+
+# units_state: the units of the root $R as it has them: each of
+# xen.service and xendomains.service in /usr/lib/systemd/system (its
+# sha256, or none), the multi-user wants link, deb-systemd-helper's
+# records (root.sh, upgrade.sh: before forkless-xen and after its purge).
+units_state() {
+	local n f
+	for n in xen xendomains; do
+		f=$R/usr/lib/systemd/system/$n.service
+		if [ -f "$f" ]; then echo "$n.service F $(sha256sum <"$f" | cut -c1-64)"; else echo "$n.service none"; fi
+		echo "$n.service wanted by multi-user: $(in_root "$R" sh -c '[ -L "$0" ] && readlink -f "$0" || echo none' \
+			/etc/systemd/system/multi-user.target.wants/$n.service)"
+	done
+	(cd "$R/var/lib/systemd/deb-systemd-helper-enabled" 2>/dev/null && find . -name 'xen*' | LC_ALL=C sort)
+}

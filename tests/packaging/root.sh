@@ -73,16 +73,6 @@ check $P/xen-utils-common-as-shipped "$(deb_files "$(xuc_deb "$old")")" "$before
 # /usr/lib/systemd/system (Debian 13's xen-utils-common ships one, Debian
 # 12's none), what the multi-user.target.wants link resolves to, and
 # deb-systemd-helper's record of them. A purge must give this back.
-units_state() {
-	local n f
-	for n in xen xendomains; do
-		f=$R/usr/lib/systemd/system/$n.service
-		if [ -f "$f" ]; then echo "$n.service F $(sha256sum <"$f" | cut -c1-64)"; else echo "$n.service none"; fi
-		echo "$n.service wanted by multi-user: $(in_root "$R" sh -c '[ -L "$0" ] && readlink -f "$0" || echo none' \
-			/etc/systemd/system/multi-user.target.wants/$n.service)"
-	done
-	(cd "$R/var/lib/systemd/deb-systemd-helper-enabled" 2>/dev/null && find . -name 'xen*' | LC_ALL=C sort)
-}
 units_before=$(units_state)
 info "$PKG_RELEASE: xen-utils-common's units: $(grep -c ' F ' <<<"$units_before")"
 # Debian's answers, before forkless is there: the oracle for forkless's.

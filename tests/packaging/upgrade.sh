@@ -47,18 +47,6 @@ if [ "$RC" != 0 ]; then
 	exit 0
 fi
 U=/usr/lib/systemd/system
-# The units as the root has them (root.sh's units_state): file, wants
-# link, deb-systemd-helper's record.
-units_state() {
-	local n f
-	for n in xen xendomains; do
-		f=$R$U/$n.service
-		if [ -f "$f" ]; then echo "$n.service F $(sha256sum <"$f" | cut -c1-64)"; else echo "$n.service none"; fi
-		echo "$n.service wanted by multi-user: $(in_root "$R" sh -c '[ -L "$0" ] && readlink -f "$0" || echo none' \
-			/etc/systemd/system/multi-user.target.wants/$n.service)"
-	done
-	(cd "$R/var/lib/systemd/deb-systemd-helper-enabled" 2>/dev/null && find . -name 'xen*' | LC_ALL=C sort)
-}
 units_before=$(units_state)
 debian_units=$(grep -c ' F ' <<<"$units_before")
 info "$PKG_RELEASE: xen-utils-common $(in_root "$R" dpkg-query -W -f='${Version}' xen-utils-common) ships $debian_units units"
