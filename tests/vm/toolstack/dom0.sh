@@ -654,7 +654,7 @@ if want xendomains; then
 fi
 # the founding scenario: five domUs saved and restored by xendomains (seed.sh), Debian's
 # whole stack, then forkless's, then forkless's five at a time
-if want xendomains || want seed; then
+if want seed; then
 	seed_run debian
 	seed_run forkless
 	seed_run parallel
