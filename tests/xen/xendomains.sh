@@ -648,7 +648,7 @@ dom 10 mail
 dom 11 web
 EOF
 		;;
-	stop_save_1) cat <<'EOF'
+	stop_save_1 | stop_maxwait_blank) cat <<'EOF'
 rc 0
 call save 3 /var/lib/xen/save/web
 out Saving Xen domain web (3)...done.
@@ -726,15 +726,6 @@ out Waiting for Xen domain web (3) to shut down...failed.
 file (no save dir)
 dom 0 Domain-0
 dom 3 web
-EOF
-		;;
-	stop_maxwait_blank) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-out Saving Xen domain web (3)...done.
-file (dir 700)
-file web
-dom 0 Domain-0
 EOF
 		;;
 	restart) cat <<'EOF'
