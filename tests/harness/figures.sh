@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/harness/figures.sh - the figures check itself (tests/figures.sh),
 # on scratch documents and measurements: a right number passes, a wrong
 # one fails naming the file, line, documented and measured values; a name
@@ -36,6 +37,12 @@ has "harness/figures/a decimal number" '^PASS: figures/cgroup-syscalls-per-id$'
 
 figures x $'4<!--fig:xl-syscalls--> here\nand 4<!--fig:xl-syscalls--> again' "xl-syscalls 4"$'\n'
 has "harness/figures/a name used twice fails" "^FAIL: figures/xl-syscalls: .*doc\.md:2: the marker is used twice \(first at .*doc\.md:1\)"
+
+figures x "11<!--fig:toolstack-start-procs-trixie-->" "toolstack-start-procs-trixie 11"$'\n'
+has "harness/figures/a VM figure of Debian 13 (-trixie)" '^PASS: figures/toolstack-start-procs-trixie$'
+
+figures x "1<!--fig:size-full-trixie-->" ""
+has "harness/figures/-trixie only for the VM suite's names" '^FAIL: figures/size-full-trixie: .*unknown figure name'
 
 figures x "7<!--fig:no-such-figure-->" ""
 has "harness/figures/an unknown name fails" '^FAIL: figures/no-such-figure: .*unknown figure name'
