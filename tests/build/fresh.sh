@@ -79,7 +79,7 @@ check "fresh/a second make does nothing" "0 make: Nothing to be done for 'all'."
 
 # make check: the test dependencies, installed the same way.
 check "check/make check first installs the test dependencies" "1" \
-	"$(make -n check | grep -c '^config/need-tools.sh --for tests strace dash .*qemu-system-x86_64 .*pkg:libclang-rt-dev\( \|$\)")"
+	"$(make -n check | grep -c '^config/need-tools.sh --for tests strace dash .*qemu-system-x86_64 .*pkg:libclang-rt-dev\( \|$\)')"
 tb=$(scratch tools)
 for t in id sh cat; do ln -s "$(command -v $t)" "$tb/$t"; done
 # dpkg-query: libclang-rt-dev is not installed. apt-get: no package
