@@ -430,10 +430,10 @@ ft_stop() { # OUT
 # one vCPU a call's time holds whatever else ran meanwhile, which moves a 15-40 ms call by
 # 2-5 times and a 3 s script by a third, and one lifecycle in three or four has such an
 # outlier on either side: five keep the median clear of two. VM_LIFECYCLES on the host
-# (tests/vm/run) sets another number: tests/vm/vm.sh's Debian 12 run takes one, its
-# per-call times Debian 13's run measures.
+# (tests/vm/run) sets another number; 0 runs none (make check's, tests/vm/vm.sh: the
+# table is a benchmark, and the traced lifecycles above check the calls).
 LIFECYCLES=$(cat $V/lifecycles-n 2>/dev/null)
-[[ $LIFECYCLES == [1-9] ]] || LIFECYCLES=5
+[[ $LIFECYCLES == [0-9] ]] || LIFECYCLES=5
 echo $LIFECYCLES >$T/lifecycles   # for tests/vm/proctable
 domu_destroyed() { # SET DIR I
 	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt i=$3 tag=domu-destroy-$1 ft=$T/ftrace-$1.txt
@@ -587,7 +587,7 @@ done
 # The untraced lifecycles that give each call's own time (tests/vm/proctable): LIFECYCLES
 # rounds, each one lifecycle of every set in turn. How fast the emulator runs moves within
 # a boot; a slow spell then falls on every set, not on one set's lifecycles.
-if [ -n "$SCRIPT_SETS" ]; then
+if [ -n "$SCRIPT_SETS" ] && [ "$LIFECYCLES" -gt 0 ]; then
 	t0=$EPOCHREALTIME
 	for i in $(seq $LIFECYCLES); do
 		for s in $SCRIPT_SETS; do
@@ -645,35 +645,51 @@ fi
 # with forkless's hotplug applets when it has them (the same in both xendomains runs: only
 # xen-init-* and python3 differ), else Debian's scripts
 if grep -q 'forkless=' $T/sets; then use_scripts forkless; else use_scripts debian; fi
+# part_took PART T0: what a part cost, for the VM budget (docs/testing.md's per-part times)
+part_took() { info "xen-toolstack: part $1 took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $2 }")s"; }
 if want xen-init; then
+	t0=$EPOCHREALTIME
 	xen_init_name_differential
 	xen_init_list_differential
+	part_took xen-init $t0
 fi
 if want xendomains; then
+	t0=$EPOCHREALTIME
 	xendomains_run forkless
+	part_took xendomains $t0
 fi
 # the founding scenario: five domUs saved and restored by xendomains (seed.sh), Debian's
-# whole stack, then forkless's, then forkless's five at a time
+# whole stack, then forkless's, then forkless's with XENDOMAINS_PARALLEL
 if want seed; then
-	seed_run debian
-	seed_run forkless
-	seed_run parallel
+	for s in debian forkless parallel; do
+		t0=$EPOCHREALTIME
+		seed_run $s
+		part_took seed-$s $t0
+	done
 fi
 # PVH and HVM domUs (guests.sh), each with Debian's scripts and with forkless's applets
 if want guests; then
 	for type in pvh hvm; do
+		t0=$EPOCHREALTIME
 		for s in $(cat $T/sets); do guest_run $type "${s%%=*}"; done
+		part_took guests-$type $t0
 	done
 fi
 # a driver domain backing a domU's vif and disk with forkless's applets (driver.sh)
-want driver && driver_run
+if want driver; then
+	t0=$EPOCHREALTIME
+	driver_run
+	part_took driver $t0
+fi
 # ---- 5. the hotplug applets' refusals and fallbacks ------------------------------------------
 if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)" ]; then
+	t0=$EPOCHREALTIME
 	busy_disk debian
 	busy_disk forkless
 	hook_fallback
 	xenbus_device
 	use_scripts forkless
+	part_took hotplug $t0
 fi
 save
 xl list >$T/final-xl-list.txt 2>&1
