@@ -19,6 +19,18 @@
 
 JOURNAL=/var/lib/forkless-xen/preinst.journal
 
+# chrootless ACTION: dpkg runs the maintainer scripts outside the root it
+# installs into (dpkg --root with --force-script-chrootless), naming that
+# root in DPKG_ROOT. These scripts divert, move, enable and stamp files
+# by their absolute paths and run /usr/bin/forkless: in that mode they
+# would change the running system, not the root. Such a run is refused,
+# before any change, with what to do instead: dpkg --root without that
+# option runs the scripts chrooted into the root, where they work.
+chrootless() {
+	[ -n "${DPKG_ROOT:-}" ] || return 1
+	echo "forkless-xen: $1 refused: DPKG_ROOT=$DPKG_ROOT (dpkg --force-script-chrootless) is not supported, the maintainer scripts divert and move files by their paths on the running system; use dpkg --root=$DPKG_ROOT without --force-script-chrootless (the scripts then run chrooted into the root)" >&2
+}
+
 # exists PATH: PATH is there, a dangling symlink included.
 exists() { [ -e "$1" ] || [ -L "$1" ]; }
 

@@ -11,6 +11,8 @@
 #     diversion it took over; an upgrade to a "2.0" that newly diverts
 #     vif-route leaves 1.0 installed, vif-route Debian's, undiverted;
 #   - remove and purge remove every diversion forkless-xen owns;
+#   - dpkg --root with --force-script-chrootless (DPKG_ROOT set): refused
+#     by the preinst with a message, the root and this machine unchanged;
 #   - xen-utils-common and forkless-xen in one dpkg run, in either order,
 #     fresh or both upgraded: Debian's scripts end at PATH.distrib, the
 #     content of the package's file and the md5sum dpkg records for the
@@ -143,6 +145,24 @@ in_root "$R" dpkg -i /tmp/forkless.deb /tmp/fx-1.0.deb >/dev/null 2>&1
 in_root "$R" dpkg-divert --package forkless-xen --rename --divert "$route.distrib" --add "$route" >/dev/null
 expect $P/failures/purge-all/purge 0 @any @any -- in_root "$R" dpkg --purge forkless-xen forkless
 unchanged $P/failures/purge-all/unchanged "$s0"
+
+# ---- 2 (issue 39): dpkg's chrootless mode, the maintainer scripts run
+# outside the root with DPKG_ROOT naming it: refused with a message,
+# before any change, in the root and on this machine ----
+fresh "$base"
+in_root "$R" dpkg -i /tmp/forkless.deb >/dev/null
+s0=$(state)
+host0=$(dpkg-divert --list | LC_ALL=C sort)
+run_capture dpkg --root="$R" --force-script-chrootless -i "$R/tmp/forkless-xen.deb"
+if [ "$RC" != 0 ] && grep -q "forkless-xen: preinst install refused: DPKG_ROOT=$R " <<<"$ERR" &&
+	grep -q 'without --force-script-chrootless' <<<"$ERR"; then
+	pass $P/failures/chrootless/refused
+else
+	fail $P/failures/chrootless/refused "expected dpkg --force-script-chrootless -i to fail with the preinst's message" \
+		"exit $RC" "$(tail -8 <<<"$ERR")"
+fi
+unchanged $P/failures/chrootless/unchanged "$s0"
+check $P/failures/chrootless/host-unchanged "$host0" "$(dpkg-divert --list | LC_ALL=C sort)"
 fi
 
 # ---- 4: both packages in one dpkg run ----
