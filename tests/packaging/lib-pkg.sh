@@ -34,9 +34,29 @@ pkg_need_tools() {
 		unshare
 }
 
-# build_debs OUTDIR: `make deb` into OUTDIR; its log in OUTDIR.log.
+# build_debs OUTDIR: `make deb` into OUTDIR; its log in OUTDIR.log. The
+# .debs are built once for a tree's content (each packaging script needs
+# them; a build is most of a minute) and kept in PKG_CACHE/debs-KEY, KEY
+# the hash of HEAD, the diff to it and the new files' content (tree_key);
+# without git every call builds.
 build_debs() {
-	"$TOP"/debian/build-debs "$1" >"$1.log" 2>&1
+	local key c
+	key=$(tree_key) || key=
+	c=$PKG_CACHE/debs-$key
+	if [ -n "$key" ] && [ -f "$c/ok" ]; then
+		mkdir -p "$1" && cp "$c"/*.deb "$1"/ && echo "reused the .debs of $c" >"$1.log"
+		return
+	fi
+	"$TOP"/debian/build-debs "$1" >"$1.log" 2>&1 || return
+	[ -n "$key" ] || return 0
+	rm -rf "$PKG_CACHE"/debs-*
+	mkdir -p "$c" && cp "$1"/*.deb "$c"/ && touch "$c/ok"
+}
+tree_key() {
+	local h
+	h=$(cd "$TOP" && git rev-parse HEAD 2>/dev/null && git diff HEAD -- . &&
+		git ls-files -o --exclude-standard -z | xargs -0 -r sha256sum) || return 1
+	sha256sum <<<"$h" | cut -c1-16
 }
 
 # run_per_release SCRIPT NAME [RELEASE...]: in SCRIPT run as the suite
