@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # forkless - one static multicall binary for minimal Linux images.
 #
 #   make              build ./forkless from .config (made from
@@ -236,7 +237,7 @@ distclean: clean
 	rm -f .config .config.old
 
 help:
-	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
+	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
 	@echo "Targets:"
 	@echo "  all                 build ./forkless (the default)"
 	@echo "  menuconfig          edit .config (kconfig-mconf)"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen-applets.sh OUTDIR applets/FAMILY/*.c
 #
 # BusyBox-style: an applet describes itself in its own .c file, in comment

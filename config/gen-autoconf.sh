@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # gen-autoconf.sh .config Config.in-symbols-file OUT
 #
 # Turns .config into a header: for every symbol Kconfig knows,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # need-tools.sh [--for tests] TOOL...
 #
 # Make sure the tools exist: the build's (`make`) or, with --for tests,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # target-flags.sh LTO CC...: the flags that depend on what CC builds for, as
 # three lines `cflags ...`, `appletcflags ...` (added for applets/ only) and
 # `ldflags ...` (the Makefile writes them to $(O)/.target-flags and reads

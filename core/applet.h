@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* applet.h - the applet table and what core/ does with it.
  *
  * The table is generated (config/gen-applets.sh) from the //applet: lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dispatch.c - the one decision: what runs under a name.
  *
  * main() and the ELF entry point (entry.c) both call dispatch(), so the

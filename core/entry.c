@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* entry.c - the ELF entry point, forkless_start (-Wl,-e in the Makefile).
  *
  * On musl/x86_64 it asks dispatch() what runs under argv[0] and, when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* install.c - `forkless --install [-s] DIR`.
  *
  * Creates DIR (0755, like install -d) when it is missing. Installs the

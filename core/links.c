@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* links.c - the paths an installed forkless answers to: each applet's
  * install path, and the extra links the FALLBACK applet declares (its
  * //applet: links= Kconfig string, e.g. XEN_WRAPPED_TOOLS). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - main(): run what dispatch() chose; the `forkless` multiplexer.
  *
  * The path from the ELF entry point to an applet: entry.c (musl/x86_64)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* table.c - the generated applet table and its lookups. */
 #include <string.h>
 

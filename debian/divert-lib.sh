@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # debian/divert-lib.sh - the diversion code forkless-xen's preinst,
 # postinst and postrm share (debian/rules substitutes it for #DIVERT_LIB#:
 # a preinst runs before any file of the package is on disk). It works on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* clock.c - the one clock: CLOCK_MONOTONIC in milliseconds, for
  * deadlines (xenstore replies, mount-shared -w) and rate limits
  * (cgroup-resolve's re-walk). */

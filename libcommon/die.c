@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* die.c - the one message style, "APPLET: message", optionally exiting;
  * and the one usage-error style, "APPLET: message (try APPLET --help)". */
 #include <string.h>

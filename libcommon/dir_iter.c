@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dir_iter.c - the one getdents64 loop (see dirent64.h), and each_entry()
  * over it for callers that want a callback per name. getdents64 is
  * sys.h's: libc's getdents() is not in every libc (musl has it as a

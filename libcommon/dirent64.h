@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dirent64.h - the one directory iterator: getdents64 into the caller's
  * buffer, entries by field name. opendir() would pull musl's malloc in
  * (8 KiB) for a loop that needs none; the kernel's records are read here

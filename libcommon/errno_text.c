@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* errno_text.c - short texts for the errno values forkless reports.
  *
  * musl's strerror() carries a 2 KiB table of every errno; the small

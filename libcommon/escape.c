@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* escape.c - escaping of names and inputs for line-oriented output and
  * messages. One rule per use: mountinfo's octal (escape_octal), strace's
  * C-string quoting (escape_c), and the two behind a length cap for

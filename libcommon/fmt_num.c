@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fmt_num.c - the one number formatter, without stdio. */
 #include "libcommon.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libcommon.h - the helpers several forkless applets share; none of them
  * knows an applet.
  *

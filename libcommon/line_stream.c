@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* line_stream.c - the one line reader: lines of any length in the
  * caller's fixed buffer, in pieces when a line is longer than it.
  *

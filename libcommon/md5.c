@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* md5.c - RFC 1321's MD5 of a buffer, in one call: no context, no heap
  * (the hotplug applets compare the scripts they stand in for with the
  * digests dpkg records for them). Loads and stores byte by byte: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* optscan.c - option scanning over the whole argv.
  *
  * mount(8) calls helpers as `mount.TYPE SPEC DIR -o OPTS`: options after

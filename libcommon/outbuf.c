@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* outbuf.c - a small buffered writer for applets that print many lines. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* parse_num.c - strict unsigned number parsing, shared by every applet.
  * strtoul accepts blanks, signs and "0x", and wraps negative numbers:
  * none of that is acceptable for sysfs values, ids or mount options. */

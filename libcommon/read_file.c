@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* read_file.c - read a small (sysfs) file in as few syscalls as possible.
  * openat, not open: musl's open() adds an fcntl(F_SETFD) for O_CLOEXEC.
  * O_NONBLOCK (OPEN_REGULAR): a FIFO put where a sysfs value belongs must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* relpath.c - relative symlink targets, as Debian's packages use them
  * (usr/sbin/xl -> ../lib/xen-common/bin/xen-utils-wrapper), so an
  * installed tree works the same in a chroot, an initramfs or in place. */

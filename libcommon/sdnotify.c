@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sdnotify.c - EXTEND_TIMEOUT_USEC to $NOTIFY_SOCKET (sdnotify.h). */
 #include <errno.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sdnotify.h - the one message forkless sends to systemd's service
  * manager: EXTEND_TIMEOUT_USEC (sd_notify(3)), so that a long start or
  * stop of a unit with NotifyAccess= set is not killed at its timeout.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* shvars.c - plain shell assignments, read as bash and dash read them
  * (the rules: shvars.h). One scanner, run twice by shvars_parse(): first
  * without fn to check the whole text, then with fn, so that a caller

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* shvars.h - read a shell file of plain assignments (/etc/default/xen,
  * /etc/default/xendomains) the way `. FILE` in bash or dash would, or
  * say that it is not plain, so that the caller hands the file to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* stdout_status.c - an applet's final output status. Apart from write.c:
  * it prints a message (die.c), and die.c writes with write.c, so in one
  * file the two would call each other. */

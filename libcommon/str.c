@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* str.c - tiny string helpers. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sys.h - raw system calls, nolibc's shape: sys_x() returns the result or
  * a negative errno and never touches errno.
  *

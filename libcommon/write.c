@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* write.c - write(2) helpers: no stdio anywhere in forkless. */
 #include <errno.h>
 #include <string.h>

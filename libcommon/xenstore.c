@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xenstore.c - the xenstore wire client (see xenstore.h). */
 #include <errno.h>
 #include <fcntl.h>

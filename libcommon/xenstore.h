@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xenstore.h - a xenstore wire-protocol client that knows no applet.
  *
  * The protocol is xen/include/public/io/xs_wire.h: a 16-byte header

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/figures.sh [DOC...] - the figures the documentation quotes against
 # what this run of the suite measured. tests/run runs it last, whatever
 # the selection; by hand: `bash tests/figures.sh` after a run.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/lib-xenstored.sh — the stand-in xenstored (tests/xenstored-standin.py, its
 # options there) for the host tests that speak xenstore (tests/hotplug, tests/xen's
 # init-list.sh, tests/mount's mount-shared through lib-mount.sh). Source it after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/lib.sh - sourced by every test script (bash).
 #
 # Each check prints one line that tests/run counts:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The stand-in xenstored of the host tests (started by tests/lib-xenstored.sh):
 # the hotplug tests (tests/hotplug/lib-hotplug.sh), xen-init-list's
 # (tests/xen/init-list.sh; the parts marked "xen-init:") and mount-shared's

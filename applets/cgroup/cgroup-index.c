@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-index.c - the in-memory index of a cgroup tree: nodes in the
  * order a walk found them, children linked in listing order, a chained
  * hash from id to node, and the diff of two indexes that a rescanning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-index.h - the in-memory index of a cgroup tree (cgroup-index.c),
  * shared by cgroup-resolve.c and the unit tests. */
 #ifndef FORKLESS_CGROUP_INDEX_H

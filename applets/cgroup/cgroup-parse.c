@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-parse.c - cgroup-resolve's pure parsers: ids as users write
  * them, /proc/self/mountinfo lines, and the paths readlink of
  * /proc/self/fd gives back. No I/O, no state: unit-tested

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-emit.c - what cgroup-resolve prints: its lines on stdout
  * (through one outbuf, flushed before a read that would block, never per
  * line) and its messages on stderr, inputs escaped as the kernel escapes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-find.c - finding the cgroup2 mount, and the id of a
  * directory on it by name_to_handle_at.
  *

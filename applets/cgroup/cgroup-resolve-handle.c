@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-handle.c - open_by_handle_at of cgroup ids: the fds it
  * opens, held and closed a batch at a time; whether this process may use
  * it; the choice between handles and a walk; ids of paths too long to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-readdir.c - the walk: the whole tree listed into the
  * index with getdents64 (d_ino is the id, d_type skips files: no stat),
  * and lookups of ids in it.

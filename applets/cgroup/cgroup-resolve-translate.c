@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-translate.c - the modes that translate: IDs to paths
  * (operands or stdin), PATHs to ids (-p), and the listing (-l).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve-watch.c - -w: report cgroups as they come and go.
  *
  * fanotify (filesystem mark, FAN_REPORT_DFID_NAME) names the parent by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve.c - cgroup v2 id <-> path, in the fewest syscalls.
  *
  * eBPF tools record bpf_get_current_cgroup_id(): the kernfs node id of a

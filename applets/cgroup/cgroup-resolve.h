@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cgroup-resolve.h - the pure parts of cgroup-resolve (cgroup-parse.c),
  * shared with the unit tests and the fuzzer: id parsing, mountinfo lines,
  * the visibility rule for paths the kernel gives back; and (cgroup-index.h)

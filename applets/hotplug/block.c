@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* block.c - /etc/xen/scripts/block: Debian 4.17's block (with
  * block-common.sh) for phy: and file: disks, in one process.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug-edits.c - is the call Debian's to take? Each hotplug applet
  * stands in for Debian's NAME.distrib and the files it sources; when
  * any of them is not byte for byte as xen-utils-common ships it (an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug-env.c - what libxl hands a hotplug call: the environment
  * (XENBUS_PATH...) and the arguments the vif scripts eval as assignments
  * (hp_check_command(), in hotplug.c, records them).

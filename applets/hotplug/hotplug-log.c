@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug-log.c - logging.sh's log without logger(1): each message a
  * syslog datagram for /dev/log (LOG_DAEMON, tagged as logger tags it),
  * held and sent together by one sendmmsg; the script's stderr when there

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug-xenstore.c - xenstore as xen-hotplug-common.sh uses it:
  * xenstore_read(_default), xenstore_write, and the hotplug-status and
  * hotplug-error keys fatal, ebusy and success write; over one connection

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug.c - the Xen hotplug applets' shared part (see hotplug.h):
  * locking.sh's claim_lock/release_lock, the realpath the scripts take
  * from readlink -f, the fallback to Debian's script, and the check of a

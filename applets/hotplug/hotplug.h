@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hotplug.h - what the Xen hotplug applets (vif-bridge, vif-route, block)
  * share: the contract libxl holds a hotplug script to (docs/hotplug.md:
  * the command and VAR=VALUE arguments, XENBUS_PATH and the environment,

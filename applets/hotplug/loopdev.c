@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* loopdev.c - loop devices (see loopdev.h). */
 #include <errno.h>
 #include <fcntl.h>

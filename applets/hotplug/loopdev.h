@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* loopdev.h - loop devices as losetup(8) attaches, lists and detaches
  * them, by ioctl: no util-linux, no heap. Knows no applet.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mountinfo.c - /proc/self/mountinfo as a stream of bytes, one state
  * machine step per byte (see mountinfo.h). No line is held: a mount point
  * of 100 KB costs its bytes' steps and no memory, and a chunk may end

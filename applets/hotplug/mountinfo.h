@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mountinfo.h - /proc/self/mountinfo as a stream: the fields block's
  * "mounted in dom0" check needs, from lines of any length, in a fixed
  * struct (no line buffer, no heap). Knows no applet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* netlink.c - the rtnetlink client (see netlink.h). */
 #include <errno.h>
 #include <string.h>

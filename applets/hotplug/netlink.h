@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* netlink.h - a small rtnetlink client that knows no applet.
  *
  * What `ip link set`, `ip address flush|add`, `ip route add|del` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vif-bridge.c - /etc/xen/scripts/vif-bridge: Debian 4.17's vif-bridge
  * (with vif-common.sh and xen-network-common.sh), step for step, by
  * rtnetlink on one socket and one xenstore connection, in one process.

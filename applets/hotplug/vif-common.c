@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vif-common.c - Debian 4.17's vif-common.sh for the vif applets. */
 #include <errno.h>
 #include <string.h>

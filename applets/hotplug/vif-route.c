@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vif-route.c - /etc/xen/scripts/vif-route: Debian 4.17's vif-route
  * (with vif-common.sh), by rtnetlink, in one process.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vif.h - vif-common.sh for vif-bridge and vif-route (vif-common.c). */
 #ifndef FORKLESS_HOTPLUG_VIF_H
 #define FORKLESS_HOTPLUG_VIF_H

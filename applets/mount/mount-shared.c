@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mount-shared.c - mount-shared and mount.shared: find a share by its tag
  * (virtiofs and virtio 9p tags in sysfs, Xen 9pfs tags in xenstore,
  * VirtualBox shared folders by name) and mount it as mount.TYPE would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mount.c - mount helpers for hypervisor shared folders: mount.vboxsf,
  * mount.9p, mount.virtiofs. The family's other files: mountopt.c (the
  * option engine and its tables), mount-shared.c (mount-shared: finds a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mount.h - what the mount helpers (mount.c) and mount-shared
  * (mount-shared.c) share: the exit codes, the parsed command line, the
  * options both take, and the mount itself. */

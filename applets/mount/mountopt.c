@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mountopt.c - the mount option engine (see mountopt.h): the VFS flag
  * word table, the words mount(8) keeps to itself, and the option tables
  * of vboxsf, 9p and virtiofs with their value types. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mountopt.h - the mount option engine shared by the mount helpers
  * (mount.vboxsf, mount.9p, mount.virtiofs, mount-shared).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* passwd.c - user and group ids from /etc/passwd and /etc/group.
  *
  * A static binary has no NSS: getpwnam() in musl reads /etc/passwd too,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* passwd.h - user and group ids from passwd(5)/group(5) files (passwd.c):
  * what mount's uid=/gid= options take by name. */
 #ifndef FORKLESS_PASSWD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* initscript.c - the init-script applets' shared parts (initscript.h). */
 #include <errno.h>
 #include <fcntl.h>

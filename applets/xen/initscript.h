@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* initscript.h - what the init-script applets (xendomains, xencommons)
  * share: Debian's LSB message lines (/lib/lsb/init-functions as printed),
  * the systemd host's redirect to systemctl (init-functions.d/40-systemd),

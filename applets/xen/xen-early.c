@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xen-early.c - the Xen applets' early hooks: exec the tool before libc
  * initialises itself.
  *

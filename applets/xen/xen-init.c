@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xen-init.c - Debian's xendomains helpers in /usr/lib/xen-common/bin,
  * without Python and without running xl: xen-init-name (the name in an
  * xl config file) and xen-init-list (the running domUs, from xenstore).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xen-init.h - the pure part of xen-init-list, shared with its fuzz target
  * (tests/fuzz/fuzz_xeninitlist.c). */
 #ifndef FORKLESS_XEN_INIT_H

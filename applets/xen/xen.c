@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xen.c - drop-in replacements for Debian's xen-utils-common scripts.
  *
  * Debian installs every Xen tool (xl, xentop, xenstored...) as a symlink

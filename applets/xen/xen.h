@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xen.h - the pure parts of the Xen applets, shared with the unit tests. */
 #ifndef FORKLESS_XEN_H
 #define FORKLESS_XEN_H

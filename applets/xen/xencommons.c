@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xencommons.c - Debian's /etc/init.d/xen (xen-utils-common 4.17, sh) as
  * an applet: the Xen daemons' start in a dom0 with no shell, no
  * start-stop-daemon, no choom, no xenstore-read and no sleep.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xendomains.c - Debian's /etc/init.d/xendomains (xen-utils-common 4.17)
  * as an applet: a dom0's guests saved at shutdown and restored (or
  * created from /etc/xen/auto) at boot, with no shell, no python3, no

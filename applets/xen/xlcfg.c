@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xlcfg.c - xl.cfg files, read as Xen 4.17's libxlutil reads them.
  *
  * The language, as measured against Debian's libxlutil.a (the oracle of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xlcfg.h - xl domain configuration files (xl.cfg(5)), read exactly as
  * Xen 4.17's own parser (libxlutil: xlu_cfg_readdata, xlu_cfg_get_string)
  * reads them, quirks and upstream bugs included; see xlcfg.c for the

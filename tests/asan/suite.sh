@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The test suite under ASan and UBSan: builds forkless with gcc (glibc,
 # dynamic, -fsanitize=address,undefined, every applet) and runs the
 # behaviour tests against it. Any sanitizer report changes the exit status

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Benchmark: resolving cgroup ids to paths (issue 3).
 #
 # A tree of NCG (default 2,050) cgroups in a fresh cgroup2 mount in a

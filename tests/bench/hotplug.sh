@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/bench/hotplug.sh - the Xen hotplug calls, Debian's scripts (Debian 13's, 4.20)
 # against forkless's applets, in the test dom0 of tests/hotplug (network
 # namespace, stand-in xenstored on its socket, real bridge, veth and loop

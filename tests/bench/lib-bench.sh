@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/bench/lib-bench.sh - sourced by the benchmarks (after tests/lib.sh):
 # how a benchmark hands its table to docs/benchmarks.md.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Benchmark: what one shared-folder mount costs, from execve to exit.
 #
 # The same 9p and vboxsf mounts through forkless's helpers, through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/bench/shares-guest.sh - the guest half of tests/bench/shares.sh:
 # copied into the VM guest's /vmtest/guest.d by tests/vm/run (VM_GUEST_EXTRA)
 # and run by its /init after the checks, only when the kernel command line

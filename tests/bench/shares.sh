@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Benchmark: shared-folder mount options measured in the VM (`make
 # bench-shares`; in `make bench` only with BENCH_SHARES=1, since it boots
 # QEMU for several minutes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* spawn.c - time spawning commands, interleaved so that every variant
  * sees the same machine load:
  *   spawn ROUNDS CALLS PATH...

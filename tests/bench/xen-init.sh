@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Benchmark: xen-init-name, Debian's python3 script against forkless.
 #
 # Debian's script runs `xen create --quiet --dryrun --defconfig FILE` and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Benchmark: what every `xl` call costs before the real tool starts.
 # Spawns, in one interleaved run, the tool directly, forkless's wrapper,
 # Debian 4.17's wrapper script (dash) and the pre-2020 script, all in one

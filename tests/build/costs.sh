@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Each Kconfig prompt's stated size is what the option costs, measured:
 #   "(~C KiB"           C: what the option adds to the default build
 #                       (full_defconfig against full_defconfig without it);

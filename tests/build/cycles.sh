@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # No include cycle and no call cycle between files: the include graph of
 # the sources, and the graph "this object calls into that one" of the
 # default build's objects (an undefined symbol of one object defined by

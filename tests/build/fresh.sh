@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The newcomer's path, on a machine without the build tools: the first
 # `make` installs musl-gcc and kconfig-conf (through a stand-in apt-get
 # that puts them back on PATH: the real one must not run in a test) and

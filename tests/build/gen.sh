@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # config/gen-applets.sh: a typo in an //applet: line is a build error
 # naming the file, the line and the symbol (a misspelled Kconfig symbol
 # used to build warning-free, and the applet was silently left out).

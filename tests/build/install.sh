@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installing: `make install DESTDIR=DIR` and `forkless --install [-s] DIR`
 # create a missing DIR (0755, like install -d); in a chroot without /proc
 # (a Buildroot post-build step) a binary already at usr/bin/forkless is

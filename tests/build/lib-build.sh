@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-build.sh - configured builds for tests/build/*.sh (sourced after
 # tests/lib.sh, in $TOP), each in its own directory $KB/NAME with its own
 # .config (KB: the test's directory, build/matrix or build/costs).

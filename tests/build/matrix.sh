@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Build matrix: allnoconfig (the multiplexer alone), every applet alone,
 # allyesconfig, the named defconfigs and a glibc build all compile with
 # -Wall -Wextra -Werror; sizes meet their targets; a second make rebuilds

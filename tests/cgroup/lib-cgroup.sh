@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cgroup/lib-cgroup.sh - sourced by the cgroup-resolve tests.
 #
 # cg_setup NAME: re-runs the calling script in a private mount namespace

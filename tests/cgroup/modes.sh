@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve's three ways to answer ids -- --handles, --walk, and the
 # choice it makes without either (a walk once the ids outnumber
 # cgroups * 7/4, the count from the mount root's cgroup.stat) -- give the

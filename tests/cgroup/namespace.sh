@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve inside a cgroup namespace (unshare -C) and through a
 # container-style bind mount of a subtree: ids and paths as the caller
 # sees them. With a cgroup2 mount made inside the namespace, paths are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve: id -> path, path -> id, stdin mode, listing, mount
 # detection, escaping, bind-mounted subtrees, no /proc, unprivileged walk.
 . "$(dirname "$0")/lib-cgroup.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* statwalk.c - the benchmark's model of how bcc/bpftrace-style resolvers
  * map cgroup ids to paths: walk the cgroup2 tree with readdir and stat
  * EVERY entry (to learn whether it is a directory, and its inode), build

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve syscall budgets, counted with strace: handle mode <= 2.05
 # syscalls per id in stdin and argument mode (the fds closed in batches,
 # never one not its own; per-fd close without close_range; within

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve -w: fanotify events, listing without a gap, short-lived
 # cgroups, queue overflow and rescan, the rescanning fallback, signals.
 . "$(dirname "$0")/lib-cgroup.sh"

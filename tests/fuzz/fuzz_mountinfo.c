@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_mountinfo.c - libFuzzer target for block's /proc/self/mountinfo
  * stream parser (applets/hotplug/mountinfo.c). The first input byte
  * picks a chunk size (1..256); the rest is fed whole and then in chunks

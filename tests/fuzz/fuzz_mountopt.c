@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_mountopt.c - libFuzzer target for the mount option engine
  * (applets/mount/mountopt.c). (The xenstore replies mount-shared reads
  * tags with are fuzz_xenstore.c's.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_netlink.c - libFuzzer target for the rtnetlink reply parser
  * (applets/hotplug/netlink.c): nl_parse_batch over one datagram, and for each
  * message it hands out, the link and address parsers and the attribute

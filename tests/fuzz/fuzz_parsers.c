@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_parsers.c - libFuzzer target for forkless's other input parsers:
  * the Xen sysfs value checks (xen_parse_version_value, the dash `read`
  * emulation), cgroup-resolve's id, mountinfo and readlink-path parsers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_passwd.c - libFuzzer target for the passwd/group lookup
  * (applets/mount/passwd.c over libcommon/line_stream.c), differential: the
  * streaming lookup must agree with a simple reference that holds the whole

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_shvars.c - libFuzzer target for the plain-assignment reader
  * (libcommon/shvars.c). The input is the file's text, in a buffer of
  * exactly its size (ASan: no read past len). Invariants checked (abort()

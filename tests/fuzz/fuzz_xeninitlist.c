@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_xeninitlist.c - libFuzzer target for xen-init-list's reading of a
  * DIRECTORY /local/domain reply (applets/xen/xen-init.c,
  * xen_domids_of_directory and xen_domid_next). The first input byte picks

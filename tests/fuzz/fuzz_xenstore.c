@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_xenstore.c - libFuzzer target for the xenstore reply checks
  * (libcommon/xenstore.c): xs_decode over a reply as it arrives, in every
  * split a read could make, and xs_encode of a request built from the

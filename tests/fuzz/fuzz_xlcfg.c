@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_xlcfg.c - libFuzzer target: forkless's xl.cfg parser (xlcfg.c)
  * against the real one, Debian's libxlutil.a, on the same bytes. Both
  * must give the same verdict (valid or refused) and, for a valid text,

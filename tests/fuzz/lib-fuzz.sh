@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-fuzz.sh - run a libFuzzer target for a bounded time (sourced after
 # tests/lib.sh by the tests/fuzz/*.sh scripts).
 #

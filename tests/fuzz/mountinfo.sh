@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/mountinfo.sh - fuzz block's /proc/self/mountinfo stream parser
 # (fuzz_mountinfo.c, applets/hotplug/mountinfo.c; corpus
 # tests/fuzz/corpus-mountinfo) for a bounded time; see lib-fuzz.sh.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/mountopt.sh - fuzz the mount option engine (fuzz_mountopt.c,
 # corpus tests/fuzz/corpus-mountopt) for a bounded time; see lib-fuzz.sh.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/netlink.sh - fuzz the rtnetlink reply parser (fuzz_netlink.c,
 # applets/hotplug/netlink.c; corpus tests/fuzz/corpus-netlink) for a bounded
 # time; see lib-fuzz.sh.

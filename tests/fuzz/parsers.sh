@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/parsers.sh - fuzz the other input parsers (fuzz_parsers.c:
 # Xen sysfs values, dash `read` emulation, cgroup ids, mountinfo lines,
 # readlink paths, octal escaping; corpus tests/fuzz/corpus-parsers) for a

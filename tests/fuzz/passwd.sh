@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/passwd.sh - fuzz the passwd/group lookup (fuzz_passwd.c:
 # applets/mount/passwd.c and its line reader against a whole-file reference;
 # corpus tests/fuzz/corpus-passwd) for a bounded time; see lib-fuzz.sh.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/shvars.sh - fuzz the plain-assignment reader (fuzz_shvars.c,
 # libcommon/shvars.c; corpus tests/fuzz/corpus-shvars) for a bounded time;
 # see lib-fuzz.sh. (What bash and dash make of such files:

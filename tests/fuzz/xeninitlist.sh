@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/xeninitlist.sh - fuzz xen-init-list's reading of the
 # DIRECTORY /local/domain reply (fuzz_xeninitlist.c against a naive second
 # reading; corpus tests/fuzz/corpus-xeninitlist) for a bounded time; see

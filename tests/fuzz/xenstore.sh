@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/xenstore.sh - fuzz the xenstore reply checks and request
 # encoding (fuzz_xenstore.c, libcommon/xenstore.c; corpus
 # tests/fuzz/corpus-xenstore) for a bounded time; see lib-fuzz.sh.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/xlcfg.sh - fuzz xen-init-name's parser (applets/xen/xlcfg.c)
 # against Debian's real one (libxlutil.a from libxen-dev, fetched as
 # tests/xen/init-corpus.sh does): same verdict and same name for every

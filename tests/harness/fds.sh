@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/harness/fds.sh - the suite's own footing: a test starts with fds 0-2
 # only, whatever its caller left open (tests/lib.sh closes the rest but
 # the one bash reads the script from), since tests count the fds a program

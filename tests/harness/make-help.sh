@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/harness/make-help.sh - `make help` names every target the Makefile
 # declares (.PHONY), and tests/run's selection: a family is exactly its
 # folder, FAMILY/SCRIPT one script, and a selection that names nothing is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cgroup-resolve under a hostile caller: argc 0, odd argv[0], fds 0-2
 # closed, /dev/full, SIGPIPE ignored, a small RLIMIT_NOFILE, a
 # non-blocking stdin, long lines; and hostile trees: paths longer than

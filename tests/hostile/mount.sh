@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hostile/mount.sh - the mount helpers and mount-shared against
 # hostile input and a hostile environment: argc 0 and odd argv[0], --help
 # anywhere, inputs that hold quotes, backslashes, control bytes or are

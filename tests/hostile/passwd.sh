@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Hostile /etc/passwd and /etc/group, through mount.vboxsf's uid=NAME and
 # gid=NAME (the lookup in applets/mount/passwd.c): lines of any length, odd
 # ids, files that are not regular files. In a chroot test root (the Xen

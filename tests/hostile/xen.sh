@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Hostile input to the Xen applets: what a broken or malicious system can
 # hand them (NULs and FIFOs in sysfs, odd argv, closed or full standard
 # fds, SIGPIPE ignored, a tiny RLIMIT_NOFILE). Each run is under timeout,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/block-mounts.sh - block's "mounted in dom0" check
 # (docs/hotplug.md, "Mounted in dom0") on the mounts that broke a check by
 # /proc/mounts lines and stat(): a mount whose /proc/mounts line is over

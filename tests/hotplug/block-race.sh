@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/block-race.sh - block against a local user who can write a
 # directory on a disk's path, and remove against a stale node: a symlink
 # swapped in while the add waits for the lock changes nothing (file: the

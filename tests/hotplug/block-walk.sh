@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/block-walk.sh - block's sharing walk on a large xenstore
 # and on a broken one: a phy: disk another VM has read-write, behind a
 # backend/vbd listing longer than one xenstore reply (4096 bytes: 700

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/block.sh - forkless's block against Debian's script
 # (bash, real losetup, stat, readlink, xenstore-read/write/list over the
 # stand-in xenstored's socket), with real loop devices: file: and phy:

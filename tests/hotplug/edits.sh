@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/edits.sh - an admin's edit of any file a hotplug applet
 # stands in for (NAME.distrib and what it sources) makes the call run
 # Debian's script, by exec, with one notice line naming the file; the

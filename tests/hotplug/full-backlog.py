@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # full-backlog.py SOCKET READY - a xenstored that has stopped accepting:
 # a unix socket listening with a backlog of 0, that backlog filled by a
 # connection nobody accepts; READY is created once it is so. Runs until

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-hotplug.sh - a dom0 without Xen for the hotplug applets' tests
 # (sourced after tests/lib.sh by tests/hotplug/*.sh).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/lock.sh - the block lock against a hostile local user, and
 # the call's time limits around it: the lock's directory 0700 and file
 # 0600 (root's), a user's flock refused at open; a lock file Debian's

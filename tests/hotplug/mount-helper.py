@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mount-helper.py - mounts block's "mounted in dom0" check must get right,
 made with mount(2) itself (mount(8) canonicalises and stats names; these
 are names it could not reach or must not touch). Run in the test's

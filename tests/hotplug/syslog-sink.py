@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A /dev/log for the hotplug tests: syslog-sink.py SOCKET FILE appends each
 # datagram it receives to FILE as one line (newlines inside shown as \n),
 # with the sender's <PRI> and timestamp as they came; FILE.ready once bound.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/vif-bridge.sh - forkless's vif-bridge against Debian's
 # script (bash, real ip and brctl, real xenstore-read/write over the
 # stand-in xenstored's socket) in a network namespace: a veth vif1.0 and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/vif-route.sh - forkless's vif-route against Debian's
 # script (bash, real ifconfig and ip) in a network namespace: dom0's eth0
 # (a veth with 10.1.0.1/24), vif1.0 (a veth); the end states compared:

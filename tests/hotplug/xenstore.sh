@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/hotplug/xenstore.sh - the hotplug applets' xenstore connection:
 # through the kernel's device when xenstored's socket is absent (a raw pty
 # standing in for /dev/xen/xenbus), no xenstore at all, and a xenstored

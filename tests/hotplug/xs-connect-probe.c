@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* xs-connect-probe.c - xs_open() (libcommon/xenstore.c) with a deadline
  * the test chooses, for tests/hotplug/lock.sh: a xenstored whose socket
  * does not accept must cost the caller its deadline, not its life.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-mount.sh - for the mount tests (sourced after tests/lib.sh by
 # tests/mount/*.sh and tests/hostile/mount.sh): which applets are built,
 # and stand-ins for what mount-shared reads, for tests that run in a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/mount/mount8-shared.sh - mount.shared, filesystem type "shared", as
 # util-linux mount(8) runs it: `mount -t shared TAG DIR`, fstab lines
 # (`mount DIR`, `mount -a -T FSTAB`), the options mount(8) passes to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/mount/mount8.sh - the helpers as util-linux mount(8) runs them.
 #
 # In a private mount namespace the helpers are made visible at

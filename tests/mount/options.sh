@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/mount/options.sh - the mount helpers' command line and every option
 # of every table, through the real binary: -f -v prints the exact mount(2)
 # call the helper would make (the same text strace shows), so each check

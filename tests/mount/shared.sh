@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/mount/shared.sh - mount-shared: finding a share by its tag.
 #
 # In a private mount namespace, tmpfs is mounted over the sysfs

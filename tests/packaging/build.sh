@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The packages `make deb` builds: the binary in forkless_*.deb is byte for
 # byte the one the project's make builds from config/defconfig outside any
 # package build (dpkg-buildflags' CFLAGS/LDFLAGS do not reach it), the

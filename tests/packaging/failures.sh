@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # forkless-xen through the dpkg runs that fail or interleave, in a real
 # Debian root of each release (lib-pkg.sh, run_per_release; checks named
 # packaging/RELEASE/...) with the archive's xen-utils-common:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-pkg.sh - forkless's .debs and a real Debian root to install them
 # in (sourced after tests/lib.sh), for Debian 12 (bookworm) and Debian 13
 # (trixie).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The packages in a real Debian root, Debian 12's and Debian 13's in turn
 # (lib-pkg.sh, run_per_release; the checks named packaging/RELEASE/...):
 # build forkless's .debs (make deb) once, unpack the release's root

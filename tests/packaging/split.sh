@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # debian/split, the package layout, for applets that do not exist yet:
 # a stand-in binary whose --list-full has what the hotplug and xen-init
 # applets will add (/etc/xen/scripts/vif-bridge, a conffile of

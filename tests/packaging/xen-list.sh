@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # debian/xen-utils-common.files, the list debian/split intersects with
 # `forkless --list-full` to decide what forkless-xen diverts, is the union
 # of the file lists of Debian 12's and Debian 13's current xen-utils-common

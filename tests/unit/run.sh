@@ -1,7 +1,9 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Unit tests of the pure helpers: each tests/unit/test_*.c is built with
 # gcc and ASan/UBSan against all of libcommon (helpers only: the applet
-# table and dispatch are core/'s) plus the sources its first line names:
+# table and dispatch are core/'s) plus the sources its `// sources:` line
+# names, one of its first three (after the SPDX line):
 #   // sources: applets/xen/xen.c
 . "$(dirname "$0")/../lib.sh"
 out=$TMPBASE/unit
@@ -17,7 +19,7 @@ sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
 lib=$(ls "$TOP"/libcommon/*.c)
 for t in "$TOP"/tests/unit/test_*.c; do
 	name=$(basename "$t" .c)
-	extra=$(sed -n '1s,^// sources:,,p' "$t")
+	extra=$(sed -n '1,3s,^// sources:,,p' "$t")
 	srcs=
 	for s in $extra; do srcs="$srcs $TOP/$s"; done
 	if ! gcc -std=c11 -g -O1 -Wall -Wextra -Werror -D_GNU_SOURCE \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* shvars-driver.c - tests/unit/shvars-shells.sh's view of a file through
  * libcommon/shvars.c: the final value of each name as "NAME HEX" (the
  * value's bytes as two lowercase hex digits each), in order of first

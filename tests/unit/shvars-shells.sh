@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # libcommon/shvars.c against the real shells: for every file it accepts,
 # the final value of each name it reports must be what dash and bash (in
 # the C and the C.UTF-8 locale) hold after `. FILE`, byte for byte, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/cgroup/cgroup-parse.c applets/cgroup/cgroup-index.c
 /* Unit tests of cgroup-resolve's pure parts: id parsing, mountinfo lines,
  * the visibility rule for readlink results, the index and its diff. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/mount/passwd.c
 /* Unit tests of libcommon's pure helpers: numbers, paths, escaping,
  * option scanning, the line reader, the passwd/group lookup, errno texts. */

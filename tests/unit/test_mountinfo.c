@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/hotplug/mountinfo.c
 /* test_mountinfo.c - block's /proc/self/mountinfo parser
  * (applets/hotplug/mountinfo.c): crafted lines (escapes, optional fields,

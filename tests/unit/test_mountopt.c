@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/mount/mountopt.c applets/mount/passwd.c
 /* test_mountopt.c - the mount option engine (applets/mount/mountopt.c) and
  * the passwd/group lookup (applets/mount/passwd.c). */

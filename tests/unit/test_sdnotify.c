@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of libcommon/sdnotify.c: the datagram a listener bound where
  * NOTIFY_SOCKET says (a path, an abstract name) receives, and the answers
  * without one. */

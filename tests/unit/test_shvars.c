@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of the plain-assignment reader (libcommon/shvars.c): a table
  * of texts and what shvars_parse() makes of them, either every assignment
  * in order ("A=[1] B=[2]") or the refusal with its line and text

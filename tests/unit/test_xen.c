@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/xen/xen.c
 /* Unit tests of the Xen applets' pure parts: sysfs value validation,
  * dash `read` semantics, tool path building. */

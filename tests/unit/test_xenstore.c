@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_xenstore.c - the xenstore client's wire messages (libcommon/xenstore.c):
  * the requests xs_encode builds and the replies xs_decode accepts or
  * refuses, as mount-shared, xen-init-list and the hotplug applets use them.

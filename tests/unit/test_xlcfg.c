@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sources: applets/xen/xlcfg.c
 /* Unit tests of xlcfg_parse's contract (what tests/xen/init-corpus.sh
  * cannot see through the applet): the size limit, the value buffer's

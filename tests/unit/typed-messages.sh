@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The message helpers take a typed string array: a call that passes a
 # non-string argument must not compile (with the project's -Werror), and
 # the same calls with strings must. Negative compile tests, with musl-gcc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* unit.h - a minimal unit test harness printing the suite's line format
  * (PASS: / FAIL:), so tests/run counts unit tests like every other test.
  * Built with gcc -fsanitize=address,undefined by tests/unit/run.sh.

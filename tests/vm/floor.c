@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The floor of a hotplug call in the real dom0 (built with musl-gcc -static by
  * tests/vm/run; run by dom0.sh's opt-in part "floor", HACKING.md "The floor").
  *

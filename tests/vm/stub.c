@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Stub Xen tool for the VM tests (built with musl-gcc -static by tests/vm/run).
  *
  * Installed in the guest as /usr/lib/xen-4.17/bin/{xl,xentop}. It reports what

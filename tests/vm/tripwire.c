@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tests/vm/tripwire.c - put in place of every shell, python3 and
  * start-stop-daemon of the shell-less dom0 root (tests/vm/toolstack/noshell.sh):
  * whatever runs one is recorded in /vmtest/out/tripwire.log (the xenout

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Integration tests of the multiplexer and the Xen applets: the real static
 # binary in a chroot test root (see lib-xen.sh), every applet and error
 # path, argv/env/fd passing, and --install's layout against Debian's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* daemon-standin.c - the stand-in Xen daemons of tests/xen/xencommons.sh:
  * compiled once and copied to each daemon's path (oxenstored, xenstored,
  * xenconsoled, the dom0 QEMU), since start-stop-daemon matches a running

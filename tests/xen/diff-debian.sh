@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Differential tests: Debian's own xen-utils-common scripts (downloaded
 # with apt-get download, run by dash) against forkless, in identical
 # chroot test roots, over a matrix of states. stdout, stderr and exit

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The early exec path (applets/xen/xen-early.c) in builds other than the
 # default: with a stack protector requested (it must still not read a
 # canary before TLS exists), and without XEN_EARLY_EXEC (the main() path

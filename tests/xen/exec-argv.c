@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* exec-argv.c - execve PATH with an exact argv, including an empty one:
  *   exec-argv PATH [ARGV0 [ARGS...]]
  * (bash's `exec -a` cannot pass argc == 0). */

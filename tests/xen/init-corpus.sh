@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/init-corpus.sh - xen-init-name against the real xl parser.
 #
 # Every config of tests/xen/init-corpus/ (one per grammar rule and quirk),

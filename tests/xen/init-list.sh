@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/init-list.sh - xen-init-list against a stand-in xenstored
 # (tests/xenstored-standin.py) on /var/run/xenstored/socket, in a
 # private mount namespace (tmpfs /run and /dev: the host's are not seen):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/init-name.sh - xen-init-name's own contract: output, messages
 # and exit codes (corpus.sh compares verdicts with the real parser),
 # usage, Debian's install path, and the cost of one call (no process

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/init-wire.sh - libcommon/xenstore.h's message types are xs_wire.h's.
 #
 # Every XS_* type forkless sends (libcommon/xenstore.h) against the same name in

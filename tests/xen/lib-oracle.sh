@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-oracle.sh - the real xl.cfg parser (sourced after tests/lib.sh).
 #
 # fetch_libxlutil: downloads Debian 12's libxen-dev (4.17, the parser

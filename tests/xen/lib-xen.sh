@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib-xen.sh - test roots for the Xen applets (sourced after tests/lib.sh).
 #
 # A test root is a directory used with chroot(8): /sys/hypervisor/... as

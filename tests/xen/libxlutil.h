@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libxlutil.h - what the tests call of Debian's libxlutil.a (libxen-dev):
  * the oracle (tests/xen/oracle.c) and the differential fuzz target
  * (tests/fuzz/fuzz_xlcfg.c). The prototypes are declared here because

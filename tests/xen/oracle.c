@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* oracle.c - the real xl.cfg parser as xen-init-name's oracle: Debian's
  * libxlutil.a (libxen-dev), called as `xl create --dryrun` calls it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* stub-tool.c - stands in for a real Xen tool (xl, xentop) in tests.
  * Prints what it was given so tests can compare: argv (escaped), the
  * environment (sorted: dash does not keep its order), and open fds with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Hot-path budgets, counted with strace on the real binary in a test root:
 #  - the wrapper (xl): at most 6 syscalls between its own execve and the
 #    tool's (4 with XEN_EARLY_EXEC, the default), no clone/fork/vfork, no allocation (brk/mmap), no stdio;

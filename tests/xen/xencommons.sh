@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/xencommons.sh - `xencommons` against Debian's /etc/init.d/xen
 # (xen-utils-common 4.17, sh, with start-stop-daemon and choom) over the
 # same states, with stand-in daemons: tests/xen/daemon-standin.c compiled

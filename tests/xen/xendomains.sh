@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/xen/xendomains.sh - `forkless xendomains` against Debian's
 # /etc/init.d/xendomains (xen-utils-common 4.17, bash, with Debian's
 # xen wrapper and python3 xen-init-list/-name) over the same states, with a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # xenstore-read -s PATH for tests/xen/xencommons.sh: Debian's script polls
 # xenstored with it. One READ on xenstored's socket, no timeout (as
 # libxenstore's); exit 0 when answered, 1 otherwise.

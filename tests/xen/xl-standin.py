@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # tests/xen/xl-standin.py - a stand-in `xl` for tests/xen/xendomains.sh:
 # installed as /usr/lib/xen-4.17/bin/xl, it keeps its domains in the
 # stand-in xenstored's tree (tests/xenstored-standin.py, on

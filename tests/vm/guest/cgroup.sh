@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/vm/guest/cgroup.sh - cgroup-resolve checks inside the VM guest (busybox sh).
 #
 # Run by guest/init.sh as `/bin/busybox sh /vmtest/guest.d/cgroup.sh`

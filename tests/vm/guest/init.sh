@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the VM test guest (see tests/vm/run). Runs as PID 1 under busybox sh.
 #
 # Prints one line per check on the console, read by tests/vm/run:

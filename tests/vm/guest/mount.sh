@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/vm/guest/mount.sh - the mount helpers against a real kernel, inside
 # the QEMU guest of tests/vm/run (POSIX sh; busybox sh in the guest).
 #

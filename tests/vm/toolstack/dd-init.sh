@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the driver domain (tests/vm/toolstack/driver.sh starts it; tests/vm/run builds
 # its initramfs: busybox, forkless and its links (`forkless --install -s`), xl and the
 # libraries it needs from the dom0 root, Debian's xen-utils-wrapper, the backend modules,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/dom0.sh — the real Xen toolstack in dom0 (tests/vm/run, README
 # "Testing on a real hypervisor"). Runs as /vmtest/dom0.sh chrooted into the Debian root
 # that tests/vm/xenroot built (/xen in the initramfs); guest/init.sh mounts /proc, /sys,

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the test domU (tests/vm/toolstack/dom0.sh starts it; tests/vm/run builds its
 # initramfs: busybox, this file, xen-blkfront and xen-netfront, 8139cp for an HVM guest's
 # emulated NIC, /sbin/poweroff). Debian's kernel, PV (or PVH, HVM: guests.sh), console hvc0

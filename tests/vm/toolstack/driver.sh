@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/driver.sh — a driver domain backing another domU's vif and disk with
 # forkless's hotplug applets under `xl devd` (README "Driver domains"). Sourced by
 # tests/vm/toolstack/dom0.sh after guests.sh (it uses dom0.sh's pass, fail, fail_with, info,

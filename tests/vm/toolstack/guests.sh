@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/guests.sh — PVH and HVM domUs in the real dom0, with Debian's hotplug
 # scripts and with forkless's applets (README "Xen hotplug scripts"). Sourced by
 # tests/vm/toolstack/dom0.sh after seed.sh (it uses seed_query, seed_field, and dom0.sh's

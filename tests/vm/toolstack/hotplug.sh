@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/hotplug.sh — the hotplug applets' refusals and fallbacks in the real
 # dom0 (README "Xen hotplug applets"). Sourced by tests/vm/toolstack/dom0.sh, which calls
 # these after the domU lifecycles; they use its helpers (pass, fail, info, save, use_scripts,

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/noshell.sh — a dom0 with no shell and no python3 at all (the Xen boot
 # "noshell" of tests/vm/run; tests/vm/guest/init.sh runs it with busybox sh, OUTSIDE the
 # dom0 root, after mounting /proc, /sys, /dev, /run, /tmp and the xenout and xensave shares

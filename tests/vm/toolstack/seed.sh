@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/seed.sh — the project's founding scenario in the real dom0: a dom0
 # reboot's `xendomains stop` (save five domUs) and `xendomains start` (restore them), with
 # the guests checked alive afterwards. Sourced by tests/vm/toolstack/dom0.sh after

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/vm/toolstack/xendomains.sh — Debian's /etc/init.d/xendomains in the real dom0, with
 # forkless's xen-init-name and xen-init-list and with Debian's Python ones (issue: the two
 # Python scripts of /usr/lib/xen-common/bin). Sourced by tests/vm/toolstack/dom0.sh once
