@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The floor of a hotplug call in the real dom0 (built with musl-gcc -static by
- * tests/vm/run; run by dom0.sh's opt-in part "floor", HACKING.md "The floor").
+ * tests/vm/run; run by dom0.sh's opt-in part "floor", docs/testing.md "The floor").
  *
  * libxl runs it as /vmtest/floor/MODE/NAME ACTION, NAME block or vif-bridge, at
  * the same places of a domU's create and destroy as a hotplug script. It does

@@ -600,7 +600,7 @@ if [ -n "$SCRIPT_SETS" ] && [ "$LIFECYCLES" -gt 0 ]; then
 	info "xen-toolstack: $LIFECYCLES rounds of lifecycles, the sets in turn, took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
 fi
 
-# ---- developers: VM_TOOLSTACK_ONLY=interactive (HACKING.md) ------------------------------------
+# ---- developers: VM_TOOLSTACK_ONLY=interactive (docs/testing.md) -------------------------------
 # One boot for many experiments: with forkless's applets in place, run each $O/cmd-N.sh the
 # host writes (N from 0) in this shell (its functions: domu_destroyed, use_scripts, ft_start),
 # its output in $O/res-N.txt, then $O/done-N; until the host writes $O/quit. Never in a plain
@@ -621,7 +621,7 @@ if [[ " $ONLY " == *" interactive "* ]]; then
 		fi
 	done
 fi
-# ---- developers: VM_TOOLSTACK_ONLY=floor (HACKING.md "The floor") -----------------------------
+# ---- developers: VM_TOOLSTACK_ONLY=floor (docs/testing.md "The floor") ------------------------
 # What any one-process hotplug call costs at the same places of a domU's life: LIFECYCLES
 # rounds of four lifecycles, forkless's applets, then tests/vm/floor.c as the scripts (MODE
 # work: the requests below and the contract's link change or loop detach, each in the
