@@ -31,6 +31,8 @@ debian-invocations      tests/xen/diff-debian.sh: invocations run in each state
 debian-cases-identical  tests/xen/diff-debian.sh: cases identical to Debian'"'"'s scripts
 debian-cases-different  tests/xen/diff-debian.sh: cases that differ, each as documented
 hotplug-procs-call      tests/hotplug/lib-hotplug.sh: processes per hotplug call, forkless
+hotplug-edits-syscalls-vif tests/hotplug/edits.sh: syscalls of the edits decision in a vif call, stamped
+hotplug-edits-syscalls-block tests/hotplug/edits.sh: the same in a block call
 cgroup-syscalls-per-id  tests/cgroup/syscalls.sh: syscalls per id, 10,000 ids by handle
 domu-procs-forkless     tests/vm/proctable: hotplug processes per domU lifecycle, forkless
 domu-procs-debian       tests/vm/proctable: the same with Debian'"'"'s scripts

@@ -86,6 +86,19 @@ native stamped block
 call vif-bridge
 check "edits/stamped: one stat per file, none opened" "8 0 1" \
 	"$(grep -c "^[0-9]*  *\(stat(\|newfstatat(AT_FDCWD, \)\"$S/" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$S/[a-z-]*\(\.sh\|\.distrib\)\"" "$HP/trace") $(grep -c "openat(AT_FDCWD, \"$STAMP\"" "$HP/trace")"
+# What the decision costs a call (README's figures): the stamp's syscalls
+# (the lines on its descriptor, from its open to its close) and the stats
+# of the scripts' directory, in the call's trace.
+edits_syscalls() {
+	awk -v s="$S/" -v st="$STAMP" '
+	index($0, "openat(AT_FDCWD, \"" st "\"") && $NF ~ /^[0-9]+$/ { fd = $NF; n++; next }
+	fd != "" && $0 ~ ("[a-z0-9_]+\\(" fd "[,)]") { n++; if ($0 ~ ("close\\(" fd "\\)")) fd = ""; next }
+	index($0, " stat(\"" s) || index($0, "newfstatat(AT_FDCWD, \"" s) { n++ }
+	END { print n + 0 }' "$HP/trace"
+}
+figure hotplug-edits-syscalls-vif "$(edits_syscalls)"
+call block
+figure hotplug-edits-syscalls-block "$(edits_syscalls)"
 
 # Each file edited in turn: the script runs; restored (the same bytes in
 # the same inode, its ctime new: hashed): native again.
