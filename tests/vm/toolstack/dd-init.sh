@@ -15,6 +15,7 @@
 #                              is an exec of /etc/xen/scripts/*, its processes the call's
 #                              own and every process forked below it), the first line of
 #                              the disk image it backs
+#   DD-LOG TEXT                each new line of its /var/log/xen/xen-hotplug.log
 B=/bin/busybox
 $B mount -t proc proc /proc
 $B mount -t sysfs sysfs /sys
@@ -59,5 +60,10 @@ while :; do
 	END { m = 0; for (k in in_call) m++; printf "calls=%d procs=%d scripts=[%s]", calls, m, substr(names, 2) }
 	' $T/trace >/tmp/stat
 	echo "DD-STAT devd=$(cat /run/xen/devd.pid 2>/dev/null || echo none) $(cat /tmp/stat) disk=[$disk]"
+	# what the hotplug calls wrote to xen-hotplug.log (xl devd sends their stderr
+	# there): the lines new since the last pass, as DD-LOG
+	n=$(wc -l </var/log/xen/xen-hotplug.log 2>/dev/null) || n=0
+	[ "${n:-0}" -gt "${shown:-0}" ] && tail -n +$((${shown:-0} + 1)) /var/log/xen/xen-hotplug.log | sed 's/^/DD-LOG /'
+	shown=${n:-0}
 	sleep 3
 done
