@@ -42,6 +42,7 @@ BIN=/usr/lib/xen-$XV/bin
 pass() { echo "VMTEST PASS xen-toolstack/$1"; }
 fail() { local n=$1; shift; echo "VMTEST FAIL xen-toolstack/$n: $*"; }
 info() { echo "VMTEST INFO $*"; }
+secs_since() { awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $1 }"; } # T0: whole seconds since
 oneline() { tr '\n' '|' <"$1" | head -c 300; }
 # after a FAIL: the last lines of a guest console and the libxl errors/warnings of an xl log
 show_log() { # FILE LINES [REGEX]
@@ -583,7 +584,7 @@ for s in $SCRIPT_SETS; do
 	save
 	domus_three "${s%%=*}" "${s#*=}"
 	save
-	info "xen-toolstack: script set ${s%%=*} (${s#*=}): one domU checked and three at once took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
+	info "xen-toolstack: script set ${s%%=*} (${s#*=}): one domU checked and three at once took $(secs_since $t0)s"
 done
 # The untraced lifecycles that give each call's own time (tests/vm/proctable): LIFECYCLES
 # rounds, each one lifecycle of every set in turn. How fast the emulator runs moves within
@@ -597,7 +598,7 @@ if [ -n "$SCRIPT_SETS" ] && [ "$LIFECYCLES" -gt 0 ]; then
 		done
 		save
 	done
-	info "xen-toolstack: $LIFECYCLES rounds of lifecycles, the sets in turn, took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $t0 }")s"
+	info "xen-toolstack: $LIFECYCLES rounds of lifecycles, the sets in turn, took $(secs_since $t0)s"
 fi
 
 # ---- developers: VM_TOOLSTACK_ONLY=interactive (docs/testing.md) -------------------------------
@@ -647,7 +648,7 @@ fi
 # xen-init-* and python3 differ), else Debian's scripts
 if grep -q 'forkless=' $T/sets; then use_scripts forkless; else use_scripts debian; fi
 # part_took PART T0: what a part cost, for the VM budget (docs/testing.md's per-part times)
-part_took() { info "xen-toolstack: part $1 took $(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $2 }")s"; }
+part_took() { info "xen-toolstack: part $1 took $(secs_since $2)s"; }
 if want xen-init; then
 	t0=$EPOCHREALTIME
 	xen_init_name_differential
