@@ -220,6 +220,13 @@ check-xen-toolstack: $(BIN)
 bench: $(BIN)
 	FORKLESS=$(abspath $(BIN)) tests/bench/run
 
+# the VM suite with Debian's side of each comparison (its scripts in the
+# lifecycles and guests, its whole stack in the seed scenario) and five
+# untraced lifecycles per set: the process and time tables of
+# docs/benchmarks.md (make check runs forkless's side only)
+bench-vm: $(BIN)
+	VM_BASELINES=1 VM_LIFECYCLES=$${VM_LIFECYCLES:-5} FORKLESS=$(abspath $(BIN)) tests/vm/vm.sh
+
 # 9p and virtio-fs mount options timed in the VM (one boot, minutes; README's table)
 bench-shares: $(BIN)
 	BENCH_SHARES=1 FORKLESS=$(abspath $(BIN)) bash tests/bench/shares.sh
@@ -254,6 +261,7 @@ help:
 	@echo "  check-xen-toolstack the Xen boot of check-vm alone (VM_ONLY=xen)"
 	@echo "  deb                 the Debian packages, into build/deb"
 	@echo "  bench               the benchmarks (tests/bench/run)"
+	@echo "  bench-vm            the VM suite with Debian's side of each comparison (the VM tables)"
 	@echo "  bench-shares        9p and virtio-fs mount options timed in the VM"
 	@echo "  bench-docs          copy build/bench/*.md (the benchmarks' tables) into docs/benchmarks.md, README.md"
 	@echo "  clean distclean     remove build/ and the binary (distclean: .config too)"
@@ -262,4 +270,4 @@ help:
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
 	savedefconfig install check check-fast check-packaging check-vm check-xen-toolstack \
-	deb bench bench-shares bench-docs clean distclean help
+	deb bench bench-vm bench-shares bench-docs clean distclean help

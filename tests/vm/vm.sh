@@ -21,9 +21,14 @@
 # hotplugpath.sh's paths) and so is the applets' code. VM_RELEASES=
 # "trixie bookworm" (default) chooses the releases; VM_TOOLSTACK_ONLY,
 # VM_ONLY and VM_LIFECYCLES, when set, apply to each release alike.
+# Debian's side of the comparisons (its scripts in the lifecycles and
+# guests, its whole stack in the seed scenario) is a benchmark's
+# baseline, not a check of forkless: VM_BASELINES=0 unless set (`make
+# bench-vm` sets 1).
 . "$(dirname "$0")/../lib.sh"
 need_root vm || exit 0
 rc=0
+export VM_BASELINES=${VM_BASELINES:-0}
 for rel in ${VM_RELEASES:-trixie bookworm}; do
 	case $rel in
 	trixie)

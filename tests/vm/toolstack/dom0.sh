@@ -436,6 +436,12 @@ ft_stop() { # OUT
 # table is a benchmark, and the traced lifecycles above check the calls).
 LIFECYCLES=$(cat $V/lifecycles-n 2>/dev/null)
 [[ $LIFECYCLES == [0-9] ]] || LIFECYCLES=5
+# Debian's side of each comparison (VM_BASELINES on the host, default 1): its script set in
+# the lifecycles and guests, its whole stack in the seed scenario. 0 (make check's,
+# tests/vm/vm.sh) runs forkless's side only: Debian's is a benchmark's baseline (make
+# bench-vm), not a check of forkless, and costs a third of the boot.
+BASELINES=$(cat $V/baselines 2>/dev/null)
+[[ $BASELINES == [01] ]] || BASELINES=1
 echo $LIFECYCLES >$T/lifecycles   # for tests/vm/proctable
 domu_destroyed() { # SET DIR I
 	local set=$1 n=dst-$1 c=$T/console-dst-$1.txt i=$3 tag=domu-destroy-$1 ft=$T/ftrace-$1.txt
@@ -569,6 +575,8 @@ for s in $(cat $V/extra-sets 2>/dev/null); do
 	[ -d "${s#*=}" ] || cp -a $V/scripts-debian "${s#*=}"
 	SCRIPT_SETS="$SCRIPT_SETS $s"
 done
+# without the baselines, forkless's set alone (Debian's when the binary has no hotplug applets)
+[ "$BASELINES" = 1 ] || [[ $SCRIPT_SETS != *forkless=* ]] || SCRIPT_SETS=${SCRIPT_SETS#debian=* }
 echo "$SCRIPT_SETS" >$T/sets
 want lifecycles || SCRIPT_SETS=
 for s in $SCRIPT_SETS; do
@@ -664,6 +672,7 @@ fi
 # whole stack, then forkless's, then forkless's with XENDOMAINS_PARALLEL
 if want seed; then
 	for s in debian forkless parallel; do
+		[ $s = debian ] && [ "$BASELINES" = 0 ] && continue
 		t0=$EPOCHREALTIME
 		seed_run $s
 		part_took seed-$s $t0
