@@ -78,6 +78,32 @@ run_capture() {
 # A fresh scratch directory, removed by the caller's cleanup.
 scratch() { mktemp -d -p "$TMPBASE" "${1:-t}.XXXXXX"; }
 
+# run_shards VAR N SCRIPT ARGS...: a comparison whose states mostly wait
+# (timeouts, daemons' grace periods, sleeps) run as N copies of SCRIPT at
+# once, each given in VAR the states it runs: every Nth of the `state NAME
+# ...` lines of SCRIPT, in order, so neighbours (often alike in cost) go
+# to different copies; SHARD is the copy's number, 1..N. Each copy's
+# output is printed whole, in turn; the status is the first non-zero one.
+# The caller runs it where VAR is unset (not in a copy), and each copy
+# keeps its files apart (SHARD in their names):
+#   [ -n "${XC_STATES+set}" ] || { run_shards XC_STATES 4 "$0" "$@"; exit; }
+run_shards() {
+	local var=$1 n=$2 script=$3 i d rc=0 r
+	shift 3
+	d=$(scratch shards) || return 1
+	for ((i = 1; i <= n; i++)); do
+		env "$var=$(awk -v n="$n" -v i="$i" '/^state [A-Za-z0-9_]+ / && k++ % n == i - 1 { printf "%s ", $2 }' "$script")" \
+			SHARD=$i bash "$script" "$@" >"$d/$i" 2>&1 &
+	done
+	for ((i = 1; i <= n; i++)); do
+		wait -n; r=$?
+		[ "$rc" != 0 ] || rc=$r
+	done
+	for ((i = 1; i <= n; i++)); do cat "$d/$i"; done
+	rm -rf "$d"
+	return "$rc"
+}
+
 need_root() {
 	if [ "$(id -u)" != 0 ]; then
 		skip "$1" "needs root (chroot, namespaces, mounts)"
