@@ -8,6 +8,10 @@
 # build NAME [MAKE-ARGS...]       make into $KB/NAME, its output in
 #                                 $KB/NAME.log; a stale binary is removed
 #                                 first, so it never passes for a build
+#                                 (with no MAKE-ARGS: a binary already
+#                                 built from the same .config and the same
+#                                 sources, by this test or another, is
+#                                 copied from build/config-builds)
 # build_all NAME...               build each NAME as `build` does, as many
 #                                 at once as there are CPUs (each its own
 #                                 directory; build/gen made first, so that
@@ -20,16 +24,36 @@ configure() {
 	rm -f "$KB/$name/.config"
 	KCONFIG_CONFIG="$KB/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>"$KB/$name.conf.log"
 }
+# Binaries by configuration: costs.sh and matrix.sh build many of the
+# same ones (allnoconfig, each applet alone). The key: the .config, the
+# compiler, every file the build reads (tracked or new).
+CONFIG_BUILDS=$TOP/build/config-builds
+tree_sum() {
+	[ -n "${TREE_SUM:-}" ] || TREE_SUM=$({ musl-gcc -dumpfullversion 2>&1
+		git -C "$TOP" ls-files -co --exclude-standard -z core libcommon applets config Makefile Config.in |
+			(cd "$TOP" && xargs -0 cat); } | sha256sum | cut -c1-32)
+	echo "$TREE_SUM"
+}
 build() {
-	local name=$1; shift
+	local name=$1 key=; shift
 	rm -f "$KB/$name/forkless"
+	if [ $# = 0 ]; then
+		key=$CONFIG_BUILDS/$({ tree_sum; cat "$KB/$name/.config"; } | sha256sum | cut -c1-32)
+		if [ -f "$key/forkless" ] && cp "$key/forkless" "$KB/$name/forkless"; then
+			echo "copied from $key" >"$KB/$name.log"
+			return 0
+		fi
+	fi
 	make -s O="$KB/$name" BIN="$KB/$name/forkless" KCONFIG_CONFIG="$KB/$name/.config" "$@" \
-		>"$KB/$name.log" 2>&1
+		>"$KB/$name.log" 2>&1 || return
+	[ -z "$key" ] || { mkdir -p "$key" && cp "$KB/$name/forkless" "$key/forkless.new" &&
+		mv "$key/forkless.new" "$key/forkless"; }
 }
 build_all() {
 	local jobs n=0 name
 	jobs=$(nproc 2>/dev/null) || jobs=1
 	make -s build/gen/.applets.stamp build/gen/.kconfig-tools >/dev/null 2>&1
+	tree_sum >/dev/null   # once, not in each build's subshell
 	for name in "$@"; do
 		build "$name" &
 		n=$((n + 1))
