@@ -14,7 +14,9 @@
 # host_chroot), exactly `make`, then `make check-fast`: the families the
 # host runs without VM, ASan rerun, build matrix and packages (this script
 # is in `build`, so it cannot run itself in there; FORKLESS_IN_ROOT stops
-# it too). Both install what they need with apt-get, as README promises:
+# it too; the hotplug family compares with Debian 13's scripts alone,
+# HP_ONLY_RELEASE: the host's run has Debian 12's). Both install what
+# they need with apt-get, as README promises:
 # the root has no compiler and no package lists. The .debs apt downloads
 # are kept in build/roots/trixie-debs (bind-mounted on the root's
 # /var/cache/apt/archives), so a second run installs the same packages
@@ -82,7 +84,7 @@ t_root=$(( $(date +%s) - t0 ))
 # first line matching $mark (the end of the apt-get installs).
 in_trixie() {
 	host_chroot -b "$debs" /var/cache/apt/archives "$root" \
-		env FORKLESS_IN_ROOT="Debian 13" sh -c 'cd /usr/src/forkless && exec "$@" 2>&1' sh "$@"
+		env FORKLESS_IN_ROOT="Debian 13" HP_ONLY_RELEASE=trixie sh -c 'cd /usr/src/forkless && exec "$@" 2>&1' sh "$@"
 }
 
 # --- make ----------------------------------------------------------------
