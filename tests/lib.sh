@@ -78,6 +78,16 @@ run_capture() {
 # A fresh scratch directory, removed by the caller's cleanup.
 scratch() { mktemp -d -p "$TMPBASE" "${1:-t}.XXXXXX"; }
 
+# tree_key: a key for the working tree's content (the hash of HEAD, the
+# diff to it and the new files' content), for what a test keeps from one
+# run to the next (built .debs, binaries); status 1 without git.
+tree_key() {
+	local h
+	h=$(cd "$TOP" && git rev-parse HEAD 2>/dev/null && git diff HEAD -- . &&
+		git ls-files -o --exclude-standard -z | xargs -0 -r sha256sum) || return 1
+	sha256sum <<<"$h" | cut -c1-16
+}
+
 # run_shards VAR N SCRIPT ARGS...: a comparison whose states mostly wait
 # (timeouts, daemons' grace periods, sleeps) run as N copies of SCRIPT at
 # once, each given in VAR the states it runs: every Nth of the `state NAME

@@ -25,20 +25,18 @@ configure() {
 	KCONFIG_CONFIG="$KB/$name/.config" kconfig-conf "$@" Config.in >/dev/null 2>"$KB/$name.conf.log"
 }
 # Binaries by configuration: costs.sh and matrix.sh build many of the
-# same ones (allnoconfig, each applet alone). The key: the .config, the
-# compiler, every file the build reads (tracked or new).
+# same ones (allnoconfig, each applet alone). The key: the .config,
+# musl-gcc's version and the tree's content (tests/lib.sh's tree_key).
 CONFIG_BUILDS=$TOP/build/config-builds
 tree_sum() {
-	[ -n "${TREE_SUM:-}" ] || TREE_SUM=$({ musl-gcc -dumpfullversion 2>&1
-		git -C "$TOP" ls-files -co --exclude-standard -z core libcommon applets config Makefile Config.in |
-			(cd "$TOP" && xargs -0 cat); } | sha256sum | cut -c1-32)
+	[ -n "${TREE_SUM:-}" ] || TREE_SUM="$(musl-gcc -dumpfullversion 2>&1) $(tree_key)" || TREE_SUM=
 	echo "$TREE_SUM"
 }
 build() {
 	local name=$1 key=; shift
 	rm -f "$KB/$name/forkless"
-	if [ $# = 0 ]; then
-		key=$CONFIG_BUILDS/$({ tree_sum; cat "$KB/$name/.config"; } | sha256sum | cut -c1-32)
+	if [ $# = 0 ] && [ -n "$(tree_sum)" ]; then
+		key=$CONFIG_BUILDS/$(tree_sum | sha256sum | cut -c1-16)/$(sha256sum <"$KB/$name/.config" | cut -c1-16)
 		if [ -f "$key/forkless" ] && cp "$key/forkless" "$KB/$name/forkless"; then
 			echo "copied from $key" >"$KB/$name.log"
 			return 0
@@ -46,14 +44,17 @@ build() {
 	fi
 	make -s O="$KB/$name" BIN="$KB/$name/forkless" KCONFIG_CONFIG="$KB/$name/.config" "$@" \
 		>"$KB/$name.log" 2>&1 || return
-	[ -z "$key" ] || { mkdir -p "$key" && cp "$KB/$name/forkless" "$key/forkless.new" &&
-		mv "$key/forkless.new" "$key/forkless"; }
+	[ -z "$key" ] || { mkdir -p "$key" && cp "$KB/$name/forkless" "$key/forkless.new.$$" &&
+		mv "$key/forkless.new.$$" "$key/forkless"; }
 }
 build_all() {
 	local jobs n=0 name
 	jobs=$(nproc 2>/dev/null) || jobs=1
 	make -s build/gen/.applets.stamp build/gen/.kconfig-tools >/dev/null 2>&1
 	tree_sum >/dev/null   # once, not in each build's subshell
+	# the binaries of other trees' content go
+	[ -z "$TREE_SUM" ] || find "$CONFIG_BUILDS" -mindepth 1 -maxdepth 1 \
+		! -name "$(tree_sum | sha256sum | cut -c1-16)" -exec rm -rf {} + 2>/dev/null
 	for name in "$@"; do
 		build "$name" &
 		n=$((n + 1))

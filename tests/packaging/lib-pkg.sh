@@ -38,7 +38,7 @@ pkg_need_tools() {
 # build_debs OUTDIR: `make deb` into OUTDIR; its log in OUTDIR.log. The
 # .debs are built once for a tree's content (each packaging script needs
 # them; a build is most of a minute) and kept in PKG_CACHE/debs-KEY, KEY
-# the hash of HEAD, the diff to it and the new files' content (tree_key);
+# tests/lib.sh's tree_key;
 # without git every call builds.
 build_debs() {
 	local key c
@@ -52,12 +52,6 @@ build_debs() {
 	[ -n "$key" ] || return 0
 	rm -rf "$PKG_CACHE"/debs-*
 	mkdir -p "$c" && cp "$1"/*.deb "$c"/ && touch "$c/ok"
-}
-tree_key() {
-	local h
-	h=$(cd "$TOP" && git rev-parse HEAD 2>/dev/null && git diff HEAD -- . &&
-		git ls-files -o --exclude-standard -z | xargs -0 -r sha256sum) || return 1
-	sha256sum <<<"$h" | cut -c1-16
 }
 
 # run_per_release SCRIPT NAME [RELEASE...]: in SCRIPT run as the suite
