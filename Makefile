@@ -194,11 +194,12 @@ TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common v
 
 # The developer's loop (docs/testing.md): the families' host tests, unit,
 # hostile and harness tests, each fuzz target for FUZZ_SECONDS_FAST
-# seconds; without the VM boots and the slow techniques of CHECK_FAST_SKIP
+# seconds; without the VM boots (and their preparation) and the slow
+# techniques of CHECK_FAST_SKIP
 # (the ASan rerun, the build matrix, the Debian packages: run them with
 # `tests/run asan build packaging`), two families at once (tests/run -j 2).
 FUZZ_SECONDS_FAST ?= 4
-CHECK_FAST_SKIP ?= vm asan build packaging
+CHECK_FAST_SKIP ?= vm vmprep asan build packaging
 check-fast: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS_FAST)
 	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run -j 2
