@@ -15,7 +15,8 @@
 #                              is an exec of /etc/xen/scripts/*, its processes the call's
 #                              own and every process forked below it), the first line of
 #                              the disk image it backs
-#   DD-LOG TEXT                each new line of its /var/log/xen/xen-hotplug.log
+#   DD-LOG FILE: TEXT          each new line of a file in its /var/log/xen (xen-hotplug.log,
+#                              xldevd.log, syslog: busybox syslogd's)
 B=/bin/busybox
 $B mount -t proc proc /proc
 $B mount -t sysfs sysfs /sys
@@ -44,6 +45,8 @@ mount -t tracefs tracefs $T
 echo 4096 >$T/buffer_size_kb
 for e in sched_process_fork sched_process_exec; do echo 1 >$T/events/sched/$e/enable; done
 echo 1 >$T/tracing_on
+# syslog (the applets' reasons for a failed call) into a file below /var/log/xen
+syslogd -O /var/log/xen/syslog || echo "DD: syslogd failed"
 xl devd -p /run/xen/devd.pid >/tmp/devd.log 2>&1 || echo "DD: xl devd failed: $(cat /tmp/devd.log)"
 echo DD-READY
 while :; do
@@ -60,10 +63,15 @@ while :; do
 	END { m = 0; for (k in in_call) m++; printf "calls=%d procs=%d scripts=[%s]", calls, m, substr(names, 2) }
 	' $T/trace >/tmp/stat
 	echo "DD-STAT devd=$(cat /run/xen/devd.pid 2>/dev/null || echo none) $(cat /tmp/stat) disk=[$disk]"
-	# what the hotplug calls wrote to xen-hotplug.log (xl devd sends their stderr
-	# there): the lines new since the last pass, as DD-LOG
-	n=$(wc -l </var/log/xen/xen-hotplug.log 2>/dev/null) || n=0
-	[ "${n:-0}" -gt "${shown:-0}" ] && tail -n +$((${shown:-0} + 1)) /var/log/xen/xen-hotplug.log | sed 's/^/DD-LOG /'
-	shown=${n:-0}
+	# what the hotplug calls left in /var/log/xen (xen-hotplug.log, xl devd's own
+	# log with their stderr, syslog): the lines new since the last pass, as DD-LOG
+	for f in /var/log/xen/*; do
+		[ -f "$f" ] || continue
+		k=$(echo "$f" | tr -c 'a-z0-9\n' _)
+		n=$(wc -l <"$f") || n=0
+		eval "s=\${shown_$k:-0}"
+		[ "${n:-0}" -gt "$s" ] && tail -n +$((s + 1)) "$f" | sed "s|^|DD-LOG ${f##*/}: |"
+		eval "shown_$k=\${n:-0}"
+	done
 	sleep 3
 done

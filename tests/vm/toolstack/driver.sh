@@ -93,7 +93,7 @@ driver_run() {
 		show_log $c 12
 		info "driver domain: its backends: $(xenstore-ls -f /local/domain/$(xl domid $dd 2>/dev/null)/backend 2>&1 |
 			grep -E '/(hotplug-status|hotplug-error|physical-device|state) = ' | tr '\n' '|')"
-		info "driver domain: its xen-hotplug.log: $(tr -d '\r' <$c | grep -a '^DD-LOG ' | tr '\n' '|')"
+		info "driver domain: its logs (/var/log/xen): $(tr -d '\r' <$c | grep -a '^DD-LOG ' | tr '\n' '|')"
 	fi
 	# dom0 ran no hotplug script for it: its backends are the driver domain's
 	if grep -aq 'execve("/etc/xen/scripts/' $T/trace-driver-create.txt; then
