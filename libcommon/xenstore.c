@@ -266,13 +266,28 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 	return ret;
 }
 
-/* send_requests, then their replies. 0 or the stream error. */
+/* send_requests, then their replies. 0 or the stream error. On the
+ * device one request at a time, its reply read before the next is
+ * written: the kernel queues a request with its payload still in the
+ * file's buffer, which the next write overwrites before xenstored has it
+ * (Linux 6.12: a read refused EINVAL, a write's key with another's
+ * value). */
 static int exchange(int fd, struct xs_op *ops, size_t n, uint32_t first_id,
 		    uint64_t deadline_ms, int device)
 {
-	int ret = send_requests(fd, ops, n, first_id, device, deadline_ms);
+	size_t step = device ? 1 : n, i;
+	int ret = 0;
 
-	return ret < 0 ? ret : recv_replies(fd, ops, n, first_id, deadline_ms);
+	for (i = 0; i < n && ret == 0; i += step) {
+		ret = send_requests(fd, ops + i, step, first_id + (uint32_t)i,
+				    device, deadline_ms);
+		if (ret == 0)
+			ret = recv_replies(fd, ops + i, step,
+					   first_id + (uint32_t)i, deadline_ms);
+	}
+	for (; i < n; i++)   /* after a stream error, never sent */
+		ops[i].ret = -ENOTCONN;
+	return ret;
 }
 
 long xs_call(const struct xs_request *rq, char *out, size_t cap,
@@ -360,6 +375,7 @@ int xs_open(struct xs_conn *c, uint64_t deadline_ms)
 	int fd = open_socket(deadline_ms);
 
 	c->req_id = 0;
+	c->answered = 0;
 	c->deadline_ms = deadline_ms;
 	c->dev = XS_SOCKET;
 	c->device = fd < 0;
@@ -384,6 +400,7 @@ int xs_open_socket(struct xs_conn *c, uint64_t deadline_ms)
 	int fd = open_socket(deadline_ms);
 
 	c->req_id = 0;
+	c->answered = 0;
 	c->deadline_ms = deadline_ms;
 	c->dev = XS_SOCKET;
 	c->device = 0;
@@ -441,9 +458,13 @@ int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n)
 			ops[i].ret = ret;   /* nothing sent */
 		return ret;
 	}
-	ret = send_requests(c->fd, ops, n, c->req_id + 1, c->device,
-			    c->deadline_ms);
+	if (c->device)   /* one in flight: the replies read here */
+		ret = exchange(c->fd, ops, n, c->req_id + 1, c->deadline_ms, 1);
+	else
+		ret = send_requests(c->fd, ops, n, c->req_id + 1, 0,
+				    c->deadline_ms);
 	c->req_id += (uint32_t)n;
+	c->answered = c->device && ret == 0;
 	if (ret < 0)
 		xs_close(c);   /* each op has its ret */
 	return ret;
@@ -453,6 +474,10 @@ int xs_recv(struct xs_conn *c, struct xs_op *ops, size_t n)
 {
 	int ret = -ENOTCONN;
 
+	if (c->answered) {   /* the device's: xs_send read them */
+		c->answered = 0;
+		return 0;
+	}
 	if (c->fd >= 0)
 		ret = recv_replies(c->fd, ops, n, c->req_id + 1 - (uint32_t)n,
 				   c->deadline_ms);

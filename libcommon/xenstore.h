@@ -104,7 +104,9 @@ struct xs_conn {
 	uint32_t req_id;        /* of the last request */
 	uint64_t deadline_ms;   /* clock_ms() time */
 	const char *dev;        /* what fd is, for messages */
-	int device;             /* fd is the device: one request a write */
+	int device;             /* fd is the device: one request a write,
+				 * one in flight */
+	int answered;           /* xs_send on the device read the replies */
 };
 
 /* 0, or -errno: -ENODEV when there is neither the socket nor a device
@@ -126,10 +128,13 @@ void xs_close(struct xs_conn *c);
 long xs_request(struct xs_conn *c, const struct xs_request *rq, char *out,
 		size_t cap);
 
-/* Several requests at once: written together (on the socket as few
- * writes as they fit in, on the device one each: it takes one message a
- * write), then the replies read in order -- xenstored answers a connection's
- * requests one after another, so n requests cost one round trip, not n.
+/* Several requests at once: written together on the socket (as few
+ * writes as they fit in), then the replies read in order -- xenstored
+ * answers a connection's requests one after another, so n requests cost
+ * one round trip, not n. On the device one at a time, each request its
+ * own write and its reply read before the next: the kernel takes one
+ * message a write and keeps a queued request's payload in the file's
+ * buffer, which a second write overwrites (n round trips there).
  * Only for requests that do not depend on each other's answers. Each op's
  * ret is what xs_request() would return for it (its reply's payload in
  * out). Returns 0, or the stream error after which the connection is
@@ -144,7 +149,9 @@ int xs_requests(struct xs_conn *c, struct xs_op *ops, size_t n);
 /* xs_requests in two halves, for a caller with work to do while xenstored
  * answers: xs_send writes ops[0..n) (all of them fit XS_PAYLOAD_MAX, else
  * nothing is sent and each op's ret is -E2BIG); xs_recv then reads their
- * replies, with the same ops and n, before any other request on c. Each
+ * replies, with the same ops and n, before any other request on c. (On
+ * the device xs_send exchanges them one by one, as xs_requests, and
+ * xs_recv has nothing left to read.) Each
  * returns 0 or the error after which c is closed, each op's ret set as by
  * xs_requests. */
 int xs_send(struct xs_conn *c, struct xs_op *ops, size_t n);
