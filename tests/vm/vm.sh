@@ -11,13 +11,13 @@
 # check fits its time. Debian 13 (trixie: Xen 4.20, Linux 6.12), today's
 # stable release: the Xen boot's stub checks, wrapped tools and Debian's
 # toolstack start, the founding scenario (seed: five domUs saved and
-# restored by Debian's xendomains and by the applet), the PVH and HVM
-# domUs (guests), the shell-less dom0 (noshell) and the plain boot
-# (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
+# restored by xendomains), the PVH and HVM domUs (guests), the driver
+# domain (its 6.12 kernel's xenbus device), the shell-less dom0 (noshell)
+# and the plain boot (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
 # same stub and tool checks, the domU lifecycles (the per-domU process
 # table; no untraced rounds: VM_LIFECYCLES=0), xen-init-*, xendomains,
-# the driver domain and the hotplug refusals, and the plain boot on 6.1
-# (the watch fallback). Debian's scripts are the same on both (but
+# the driver domain again (Linux 6.1's xenbus device) and the hotplug
+# refusals, and the plain boot on 6.1 (the watch fallback). Debian's scripts are the same on both (but
 # hotplugpath.sh's paths) and so is the applets' code. VM_RELEASES=
 # "trixie bookworm" (default) chooses the releases; VM_TOOLSTACK_ONLY,
 # VM_ONLY and VM_LIFECYCLES, when set, apply to each release alike.
@@ -32,7 +32,7 @@ export VM_BASELINES=${VM_BASELINES:-0}
 for rel in ${VM_RELEASES:-trixie bookworm}; do
 	case $rel in
 	trixie)
-		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests} \
+		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests driver} \
 			"$TOP/tests/vm/run" "$FORKLESS" || rc=1 ;;
 	bookworm)
 		VM_RELEASE=bookworm \
