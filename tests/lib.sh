@@ -78,6 +78,16 @@ run_capture() {
 # A fresh scratch directory, removed by the caller's cleanup.
 scratch() { mktemp -d -p "$TMPBASE" "${1:-t}.XXXXXX"; }
 
+# allyes_autoconf DIR: DIR/.config with every option on (so the code of
+# every ENABLE_X is compiled), DIR/symbols and DIR/autoconf.h as the build
+# makes them, for the unit tests and the fuzz targets; status 1 on failure.
+allyes_autoconf() {
+	( cd "$TOP" && KCONFIG_CONFIG=$1/.config kconfig-conf --allyesconfig Config.in >/dev/null &&
+	  sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
+		Config.in build/gen/applets/*/Config.in >"$1/symbols" &&
+	  config/gen-autoconf.sh "$1/.config" "$1/symbols" "$1/autoconf.h" )
+}
+
 # tree_key: a key for the working tree's content (the hash of HEAD, the
 # diff to it and the new files' content), for what a test keeps from one
 # run to the next (built .debs, binaries); status 1 without git.

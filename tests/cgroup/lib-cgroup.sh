@@ -20,10 +20,7 @@ cg_setup() {
 		skip "$name" "unshare -m failed"
 		return 1
 	fi
-	if ! "$FORKLESS" --list 2>/dev/null | grep -qx cgroup-resolve; then
-		skip "$name" "cgroup-resolve is not built in"
-		return 1
-	fi
+	need_applet cgroup-resolve || return 1
 	CG_WORK=$(scratch cgroup) || return 1
 	chmod 755 "$CG_WORK"   # unprivileged runs must reach the mount
 	M=$CG_WORK/mnt

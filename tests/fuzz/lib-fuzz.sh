@@ -27,10 +27,7 @@ fuzz_target() {
 		return 0
 	fi
 	# Every applet enabled, so ENABLE_X code is compiled as in a full build.
-	( cd "$TOP" && KCONFIG_CONFIG=$out/.config kconfig-conf --allyesconfig Config.in >/dev/null &&
-	  sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
-		Config.in build/gen/applets/*/Config.in >"$out/symbols" &&
-	  config/gen-autoconf.sh "$out/.config" "$out/symbols" "$out/autoconf.h" ) ||
+	allyes_autoconf "$out" ||
 		{ fail "fuzz/$name/build" "cannot generate autoconf.h"; return 0; }
 	# All of libcommon is linked (a target lists only its own and the
 	# applets' sources): a hand-kept list broke whenever a helper moved.

@@ -1,25 +1,9 @@
 # SPDX-License-Identifier: MIT
 # lib-mount.sh - for the mount tests (sourced after tests/lib.sh by
-# tests/mount/*.sh and tests/hostile/mount.sh): which applets are built,
-# and stand-ins for what mount-shared reads, for tests that run in a
-# private mount namespace (unshare -m).
+# tests/mount/*.sh and tests/hostile/mount.sh): stand-ins for what
+# mount-shared reads, for tests that run in a private mount namespace
+# (unshare -m). (Which applets are built: tests/lib.sh's need_applet.)
 . "$TOP/tests/lib-xenstored.sh"
-
-# mount_applets NAME APPLET...: 0 when every APPLET is built into
-# $FORKLESS. Else 1 after need_applet's SKIPPED line where tests/lib.sh
-# has need_applet, or (before it does) a FAIL line for NAME.
-mount_applets() {
-	local name=$1 a
-	shift
-	for a in "$@"; do
-		if declare -F need_applet >/dev/null; then
-			need_applet "$a" || return 1
-		elif ! "$FORKLESS" --list | grep -qx "$a"; then
-			fail "$name" "$a is not built into $FORKLESS"
-			return 1
-		fi
-	done
-}
 
 # sysfs_standin: empty tmpfs over the sysfs directories mount-shared
 # reads, and no /dev/vboxguest. 1 (after a SKIPPED line) when it cannot.

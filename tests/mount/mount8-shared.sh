@@ -23,7 +23,7 @@ if ! mount --version 2>/dev/null | grep -q util-linux; then
 	skip mount/mount8-shared "mount(8) is not util-linux's"
 	exit 0
 fi
-mount_applets mount/mount8-shared mount.shared mount-shared || exit 0
+need_applet mount.shared mount-shared || exit 0
 
 T=$(scratch mount8-shared)
 trap 'rm -rf "$T"' EXIT

@@ -13,7 +13,7 @@ trap 'rm -rf "$T"' EXIT
 for a in mount.vboxsf mount.9p mount.virtiofs mount-shared; do
 	ln -s "$FORKLESS" "$T/$a"
 done
-mount_applets mount/options mount.vboxsf mount.9p mount.virtiofs mount-shared || exit 0
+need_applet mount.vboxsf mount.9p mount.virtiofs mount-shared || exit 0
 
 # call NAME APPLET ARGS... EXPECTED-LINE: -f -v output must equal EXPECTED.
 call() {

@@ -21,7 +21,7 @@ if ! command -v strace >/dev/null; then
 	skip mount/shared "strace not installed"
 	exit 0
 fi
-mount_applets mount/shared mount-shared || exit 0
+need_applet mount-shared || exit 0
 T=$(scratch shared)
 trap 'rm -rf "$T"' EXIT
 ln -s "$FORKLESS" "$T/mount-shared"

@@ -9,12 +9,7 @@
 out=$TMPBASE/unit
 mkdir -p "$out"
 # A config with everything enabled, so ENABLE_X code paths are compiled.
-cfg=$out/.config
-( cd "$TOP" && KCONFIG_CONFIG=$cfg kconfig-conf --allyesconfig Config.in >/dev/null ) ||
-	{ fail unit/config "kconfig-conf --allyesconfig failed"; exit 0; }
-sed -n 's/^[[:space:]]*config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' \
-	"$TOP/Config.in" "$TOP"/build/gen/applets/*/Config.in >"$out/symbols"
-"$TOP/config/gen-autoconf.sh" "$cfg" "$out/symbols" "$out/autoconf.h"
+allyes_autoconf "$out" || { fail unit/config "the allyesconfig autoconf.h failed"; exit 0; }
 
 lib=$(ls "$TOP"/libcommon/*.c)
 for t in "$TOP"/tests/unit/test_*.c; do

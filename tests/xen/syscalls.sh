@@ -63,7 +63,7 @@ check_wrapper "xentop-by-path" /usr/sbin/xentop /usr/lib/xen-4.17/bin/xentop
 # applet's own answers. /usr/sbin/xen stays the wrapper (above), and so
 # does `./xen` typed in /etc/init.d (xencommons' at=/init.d/xen: an argv[0]
 # suffix; telling more would take a syscall).
-if "$FORKLESS" --list | grep -qx xencommons; then
+if need_applet xencommons; then
 	mkdir -p "$root/etc/init.d"
 	ln -s ../../usr/bin/forkless "$root/etc/init.d/xen"
 	t=$(trace /etc/init.d/xen status)
