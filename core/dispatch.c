@@ -29,7 +29,7 @@ const struct applet *dispatch(const char *argv0, const char *name)
 {
 	const struct applet *a;
 
-	if (strncmp(name, "forkless", 8) == 0)
+	if (strncmp(name, LIT("forkless")) == 0)
 		return &dispatch_multiplexer;
 	a = find_applet_at(argv0, name);
 	if (!a)

@@ -106,7 +106,7 @@ static int replace_entry(const struct install_ctx *ic, const char *path,
 		return fail(ic, path, -ret);
 	tmp[0] = '\0';
 	if (str_append(tmp, sizeof(tmp), &len, path, strlen(path)) < 0 ||
-	    str_append(tmp, sizeof(tmp), &len, ".forkless-new", 13) < 0)
+	    str_append(tmp, sizeof(tmp), &len, LIT(".forkless-new")) < 0)
 		return fail(ic, path, ENAMETOOLONG);
 	unlinkat(ic->rootfd, tmp, 0);
 	if ((ret = make(ic, path, tmp, link_to)) < 0)

@@ -92,11 +92,11 @@ const char *errno_text(int err)
 		text += strlen(text) + 1;
 	}
 	/* Rare: say the number rather than pretend to know. */
-	str_append(unknown, sizeof(unknown), &len, "error ", 6);
+	str_append(unknown, sizeof(unknown), &len, LIT("error "));
 	n = fmt_u64_base(digits, (uint64_t)(err < 0 ? -(int64_t)err : err),
 			 10);
 	if (err < 0)
-		str_append(unknown, sizeof(unknown), &len, "-", 1);
+		str_append(unknown, sizeof(unknown), &len, LIT("-"));
 	str_append(unknown, sizeof(unknown), &len, digits, n);
 	return unknown;
 }

@@ -97,6 +97,6 @@ const char *shown_input(char *out, size_t cap, const char *in, size_t len)
 		keep++;
 	}
 	escape_octal(out, cap, in, keep, 0);
-	memcpy(out + width, "...", 4);
+	memcpy(out + width, "...", sizeof("..."));
 	return out;
 }

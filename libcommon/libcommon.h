@@ -26,6 +26,16 @@
 #include "autoconf.h"   /* generated from .config: ENABLE_X is 0 or 1 */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A string literal and its length without the NUL, for the (pointer,
+ * length) arguments: str_append(buf, cap, &len, LIT("/bin/")),
+ * memcmp(s, LIT("xen")). Never a length counted by hand ("" s "": only a
+ * literal compiles). */
+#define LIT(s) "" s "", sizeof(s) - 1
+/* Whether the n bytes at p are the literal s, or start with it. */
+#define LIT_IS(p, n, s) ((n) == sizeof(s) - 1 && memcmp((p), LIT(s)) == 0)
+#define LIT_STARTS(p, n, s) ((n) >= sizeof(s) - 1 && memcmp((p), LIT(s)) == 0)
+#define LIT_ENDS(p, n, s) \
+	((n) >= sizeof(s) - 1 && memcmp((p) + (n) - (sizeof(s) - 1), LIT(s)) == 0)
 
 /* The name used to prefix messages (die.c): the running applet's name,
  * set by the dispatcher (core/), "forkless" until then. */

@@ -19,7 +19,7 @@ int relative_link_target(const char *link, const char *target,
 	out[0] = '\0';
 	/* One ".." for every directory of the link below the common part. */
 	for (const char *p = link + common; (p = strchr(p, '/')); p++)
-		if (str_append(out, cap, &len, "../", 3) < 0)
+		if (str_append(out, cap, &len, LIT("../")) < 0)
 			return -ENAMETOOLONG;
 	return str_append(out, cap, &len, target + common,
 			  strlen(target + common));

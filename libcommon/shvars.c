@@ -51,7 +51,7 @@ static int is_operator(char c)
 
 static int shell_own_name(const char *name, size_t len)
 {
-	if (len >= 4 && memcmp(name, "BASH", 4) == 0)
+	if (len >= sizeof("BASH") - 1 && memcmp(name, "BASH", sizeof("BASH") - 1) == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof(shell_own) / sizeof(shell_own[0]); i++)
 		if (strlen(shell_own[i]) == len &&

@@ -43,7 +43,7 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 			/* "/..", "/../..": mounted outside our cgroup
 			 * namespace, above its root; else a subtree */
 			for (size_t k = 0; k < flen; k += 3)
-				if (flen % 3 || memcmp(line + k, "/..", 3))
+				if (flen % 3 || memcmp(line + k, LIT("/..")))
 					return 0;
 			rank = 2;
 		}
@@ -52,7 +52,7 @@ int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
 			mlen = flen;
 		}
 		if (dash) {
-			if (flen != 7 || memcmp(line, "cgroup2", 7) != 0)
+			if (!LIT_IS(line, flen, "cgroup2"))
 				return 0;
 			break;
 		}

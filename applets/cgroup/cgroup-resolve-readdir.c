@@ -160,7 +160,7 @@ void walk(struct cgr *c, struct cgr_index *ix)
 		c->walk_fds = walk_window(c);
 	cgr_index_clear(ix);
 	if (c->walk_buf &&
-	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, ".", 1) != CGR_NONE &&
+	    cgr_index_add(ix, 0, CGR_NONE, CGR_NONE, LIT(".")) != CGR_NONE &&
 	    (ret = walk_tree(c, ix)) >= 0)
 		ret = cgr_index_hash_all(ix);
 	if (ret < 0)

@@ -143,7 +143,7 @@ static void devmm_add(struct hotplug *h, struct block *b, const char *d)
 	size_t len = strlen(b->devmm);
 
 	if (str_append(b->devmm, sizeof(b->devmm), &len, d, strlen(d)) < 0 ||
-	    str_append(b->devmm, sizeof(b->devmm), &len, HP_LIT(",")) < 0)
+	    str_append(b->devmm, sizeof(b->devmm), &len, LIT(",")) < 0)
 		hp_fatal(h, "too many loop devices for this file");
 }
 
@@ -202,7 +202,7 @@ static const char *dom_key(struct block *b, const char *dom, const char *key,
 	size_t len = 0;
 
 	path[0] = '\0';
-	if (str_append(path, sizeof(path), &len, HP_LIT("/local/domain/")) < 0 ||
+	if (str_append(path, sizeof(path), &len, LIT("/local/domain/")) < 0 ||
 	    str_append(path, sizeof(path), &len, dom, strlen(dom)) < 0 ||
 	    str_append(path, sizeof(path), &len, key, strlen(key)) < 0)
 		walk_failed(b, "xenstore-read", key, -ENAMETOOLONG);
@@ -286,7 +286,7 @@ static dev_t source_device(struct mount_check *mc, const char *source)
 	struct stat st;
 	int fd, blk;
 
-	if (strncmp(source, HP_LIT("/dev/")) != 0 || !source[5])
+	if (strncmp(source, LIT("/dev/")) != 0 || !source[sizeof("/dev/") - 1])
 		return 0;
 	if (mc->dev_fd == -1)
 		mc->dev_fd = openat(AT_FDCWD, "/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -359,7 +359,7 @@ static int used_by_guest(struct block *b, char *found)
 
 	base[0] = '\0';
 	if (str_append(base, sizeof(base), &blen, bp ? bp : "", bp ? strlen(bp) : 0) < 0 ||
-	    str_append(base, sizeof(base), &blen, HP_LIT("/")) < 0 ||
+	    str_append(base, sizeof(base), &blen, LIT("/")) < 0 ||
 	    str_append(base, sizeof(base), &blen, ty ? ty : "", ty ? strlen(ty) : 0) < 0)
 		walk_failed(b, "xenstore-list", "XENBUS_BASE_PATH/XENBUS_TYPE",
 			    -ENAMETOOLONG);
@@ -373,7 +373,7 @@ static int used_by_guest(struct block *b, char *found)
 		if (!*dom)
 			continue;   /* (no domain has an empty name) */
 		if (str_append(dpath, sizeof(dpath), &dlen, base, blen) < 0 ||
-		    str_append(dpath, sizeof(dpath), &dlen, HP_LIT("/")) < 0 ||
+		    str_append(dpath, sizeof(dpath), &dlen, LIT("/")) < 0 ||
 		    str_append(dpath, sizeof(dpath), &dlen, dom, strlen(dom)) < 0)
 			walk_failed(b, "xenstore-list", dom, -ENAMETOOLONG);
 		nv = walk_list(b, dpath, devs, sizeof(devs));
@@ -384,9 +384,9 @@ static int used_by_guest(struct block *b, char *found)
 			if (!devs[j])
 				continue;   /* (nor a disk) */
 			memcpy(key, dpath, dlen + 1);
-			if (str_append(key, sizeof(key), &klen, HP_LIT("/")) < 0 ||
+			if (str_append(key, sizeof(key), &klen, LIT("/")) < 0 ||
 			    str_append(key, sizeof(key), &klen, devs + j, strlen(devs + j)) < 0 ||
-			    str_append(key, sizeof(key), &klen, HP_LIT("/physical-device")) < 0)
+			    str_append(key, sizeof(key), &klen, LIT("/physical-device")) < 0)
 				walk_failed(b, "xenstore-read", devs + j, -ENAMETOOLONG);
 			if (walk_read(b, key, val, sizeof(val)) <= 0 ||
 			    !in_devmm(b, val))
@@ -396,7 +396,7 @@ static int used_by_guest(struct block *b, char *found)
 
 				key[klen - 16] = '\0';
 				klen -= 16;
-				if (str_append(key, sizeof(key), &klen, HP_LIT("/mode")) < 0)
+				if (str_append(key, sizeof(key), &klen, LIT("/mode")) < 0)
 					walk_failed(b, "xenstore-read", key, -ENAMETOOLONG);
 				if (walk_read(b, key, m, sizeof(m)) < 0)
 					m[0] = '\0';
@@ -488,7 +488,7 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 
 	/* expand_dev: a relative name is below /dev */
 	dev[0] = '\0';
-	if ((p[0] != '/' && str_append(dev, sizeof(dev), &len, HP_LIT("/dev/")) < 0) ||
+	if ((p[0] != '/' && str_append(dev, sizeof(dev), &len, LIT("/dev/")) < 0) ||
 	    str_append(dev, sizeof(dev), &len, p, strlen(p)) < 0)
 		hp_fatal(h, p, " does not exist.");
 	if (lstat(dev, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -516,9 +516,9 @@ static void phy_add(struct block *b, const char *p, const char *mode)
 		if (res) {
 			len = 0;
 			prefix[0] = '\0';
-			str_append(prefix, sizeof(prefix), &len, HP_LIT("Device "));
+			str_append(prefix, sizeof(prefix), &len, LIT("Device "));
 			str_append(prefix, sizeof(prefix), &len, dev, strlen(dev));
-			str_append(prefix, sizeof(prefix), &len, HP_LIT(" is mounted "));
+			str_append(prefix, sizeof(prefix), &len, LIT(" is mounted "));
 			sharing_busy(b, prefix, res == 2);
 		}
 	}
@@ -555,7 +555,7 @@ read_only_busy(struct block *b, const char *file)
 	size_t len = 5;
 
 	str_append(msg, sizeof(msg), &len, file, strlen(file));
-	str_append(msg, sizeof(msg), &len, HP_LIT(" is read-only, and so I will not\n"
+	str_append(msg, sizeof(msg), &len, LIT(" is read-only, and so I will not\n"
 		   "mount it read-write in a guest domain."));
 	hp_unlock(&b->h);
 	hp_busy(&b->h, msg);
@@ -569,12 +569,12 @@ file_shared_busy(struct block *b, const char *file, const char *found,
 	size_t len = 0;
 
 	prefix[0] = '\0';
-	str_append(prefix, sizeof(prefix), &len, HP_LIT("File "));
+	str_append(prefix, sizeof(prefix), &len, LIT("File "));
 	str_append(prefix, sizeof(prefix), &len, file, strlen(file));
 	str_append(prefix, sizeof(prefix), &len,
-		   HP_LIT(" is loopback-mounted through "));
+		   LIT(" is loopback-mounted through "));
 	str_append(prefix, sizeof(prefix), &len, found, strlen(found));
-	str_append(prefix, sizeof(prefix), &len, HP_LIT(",\nwhich is mounted "));
+	str_append(prefix, sizeof(prefix), &len, LIT(",\nwhich is mounted "));
 	sharing_busy(b, prefix, same_vm);
 }
 
@@ -733,7 +733,7 @@ static int is_hook_dir(int dirfd, const char *name, void *ctx)
 
 	(void)dirfd;
 	(void)ctx;
-	return n > 8 && strncmp(name, HP_LIT("block-")) == 0 &&
+	return n > 8 && strncmp(name, LIT("block-")) == 0 &&
 	       strcmp(name + n - 2, ".d") == 0 &&
 	       str_append(path, sizeof(path), &len, name, n) == 0 &&
 	       hp_have_hooks(path);

@@ -188,15 +188,15 @@ void hp_log_strv(struct hotplug *h, int level, const char *const *list)
 	/* "<PRI>" and the time's room: hp_log_flush stamps the lines it
 	 * sends, as logger stamps a line when it sends it */
 	str_append(line, sizeof(line), &len, pri, 4);
-	str_append(line, sizeof(line), &len, HP_LIT("Mmm dd hh:mm:ss"));
+	str_append(line, sizeof(line), &len, LIT("Mmm dd hh:mm:ss"));
 	/* logger's tag is the user name: hotplug scripts run as root (the
 	 * kernel's AT_EUID, no syscall) */
 	if (getauxval(AT_EUID) == 0)
-		str_append(line, sizeof(line), &len, HP_LIT(" root: "));
+		str_append(line, sizeof(line), &len, LIT(" root: "));
 	else
-		str_append(line, sizeof(line), &len, HP_LIT(" forkless: "));
+		str_append(line, sizeof(line), &len, LIT(" forkless: "));
 	str_append(line, sizeof(line), &len, h->script, slen);
-	str_append(line, sizeof(line), &len, HP_LIT(": "));
+	str_append(line, sizeof(line), &len, LIT(": "));
 	at = len;
 	str_append(line, sizeof(line), &len, msg, mlen);
 	if (h->log_n == HP_LOG_QUEUE || log_used(h) + len > sizeof(h->log_buf))

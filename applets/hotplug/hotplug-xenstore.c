@@ -37,7 +37,7 @@ int hp_path(const struct hotplug *h, char *out, const char *key)
 		if (!h->xb_path ||
 		    str_append(out, HP_PATH_MAX, &len, h->xb_path,
 			       strlen(h->xb_path)) < 0 ||
-		    str_append(out, HP_PATH_MAX, &len, HP_LIT("/")) < 0)
+		    str_append(out, HP_PATH_MAX, &len, LIT("/")) < 0)
 			return -ENAMETOOLONG;
 	}
 	return str_append(out, HP_PATH_MAX, &len, key, strlen(key));
@@ -208,9 +208,9 @@ const char *hp_read_required(struct hotplug *h, const char *key, char *out,
 		if (ret < 0)   /* xenstore-read's complaint (an empty value: none) */
 			hp_stderr(h, "xenstore-read: couldn't read path ", path, "\n");
 		msg[0] = '\0';
-		str_append(msg, sizeof(msg), &len, HP_LIT("xenstore-read "));
+		str_append(msg, sizeof(msg), &len, LIT("xenstore-read "));
 		str_append(msg, sizeof(msg), &len, path, strlen(path));
-		str_append(msg, sizeof(msg), &len, HP_LIT(" failed."));
+		str_append(msg, sizeof(msg), &len, LIT(" failed."));
 		hp_fatal_subshell(h, msg);
 	}
 	return out;
@@ -236,7 +236,7 @@ static int write_done(const struct xs_op *op)
 {
 	if (op->ret < 0)
 		return op->ret == -E2BIG ? -EIO : (int)op->ret;
-	return op->ret == 3 && memcmp(op->out, "OK", 3) == 0 ? 0 : -EIO;
+	return op->ret == sizeof("OK") && memcmp(op->out, "OK", sizeof("OK")) == 0 ? 0 : -EIO;
 }
 
 /* The pairs (key, value) of list in one transaction, retried while
@@ -258,7 +258,7 @@ static int write_pairs(struct hotplug *h, const char *const *list,
 		if (n % 2 && hp_path(h, path, s) == 0)
 			s = path;
 		if (len)
-			str_append(shown, cap, &len, HP_LIT(" "));
+			str_append(shown, cap, &len, LIT(" "));
 		str_append(shown, cap, &len, s, strlen(s));
 	}
 	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
@@ -337,7 +337,7 @@ void hp_write_early_done(struct hotplug *h)
 
 	shown[0] = '\0';
 	str_append(shown, sizeof(shown), &len, h->wpath, strlen(h->wpath));
-	str_append(shown, sizeof(shown), &len, HP_LIT(" "));
+	str_append(shown, sizeof(shown), &len, LIT(" "));
 	str_append(shown, sizeof(shown), &len, h->wval, strlen(h->wval));
 	hp_log(h, HP_DEBUG, "Writing ", shown, " to xenstore.");
 	collect(h);

@@ -41,12 +41,12 @@ static const char *lock_file_wrong(const struct stat *st, char *buf, int wide)
 	if (!S_ISREG(st->st_mode))
 		return "is not a regular file";
 	if (st->st_uid != 0) {
-		memcpy(buf, "is owned by uid ", 16);
+		memcpy(buf, LIT("is owned by uid "));
 		buf[16 + fmt_u64_base(buf + 16, st->st_uid, 10)] = '\0';
 		return buf;
 	}
 	if (wide && (st->st_mode & 077)) {
-		memcpy(buf, "has mode 0", 10);
+		memcpy(buf, LIT("has mode 0"));
 		buf[10 + fmt_u64_base(buf + 10, st->st_mode & 0777, 8)] = '\0';
 		return buf;
 	}
@@ -246,7 +246,7 @@ _Noreturn void hp_fallback(struct hotplug *h, const char *why)
 	str_append(path, sizeof(path), &len, HP_SCRIPT_DIR "/",
 		   sizeof(HP_SCRIPT_DIR));
 	str_append(path, sizeof(path), &len, h->name, strlen(h->name));
-	str_append(path, sizeof(path), &len, HP_LIT(".distrib"));
+	str_append(path, sizeof(path), &len, LIT(".distrib"));
 	hp_log(h, HP_NOTICE, "handing over to ", path, ": ", why);
 	if (h->xs.fd >= 0) {
 		xs_close(&h->xs);   /* O_CLOEXEC anyway; the script opens its own */
@@ -285,7 +285,7 @@ void hp_log_call(struct hotplug *h)
 	args[0] = '\0';
 	for (int i = 1; i < h->argc; i++) {
 		if (i > 1)
-			str_append(args, sizeof(args), &len, " ", 1);
+			str_append(args, sizeof(args), &len, LIT(" "));
 		str_append(args, sizeof(args), &len, h->argv[i],
 			   strlen(h->argv[i]));
 	}

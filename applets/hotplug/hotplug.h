@@ -48,10 +48,6 @@
 #define HP_LOG_QUEUE 16     /* syslog datagrams held for one sendmmsg */
 #define HP_LOG_BUF 8192
 
-/* A string literal and its length, for str_append(): never a count by
- * hand. */
-#define HP_LIT(s) s, sizeof(s) - 1
-
 /* syslog levels, as `logger -p daemon.LEVEL` names them */
 enum { HP_ERR = 3, HP_NOTICE = 5, HP_DEBUG = 7 };
 

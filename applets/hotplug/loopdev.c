@@ -16,7 +16,7 @@ static void loop_path(char *dev, long n)
 {
 	size_t len = 9;
 
-	memcpy(dev, "/dev/loop", 9);
+	memcpy(dev, LIT("/dev/loop"));
 	len += fmt_u64_base(dev + len, (uint64_t)n, 10);
 	dev[len] = '\0';
 }
@@ -136,11 +136,11 @@ static int loop_one(int sysfd, const char *name, void *ctx)
 	size_t len = strlen(name);
 	int fd, ret;
 
-	if (len < 5 || len > 14 || memcmp(name, "loop", 4) != 0 ||
+	if (len < 5 || len > 14 || memcmp(name, LIT("loop")) != 0 ||
 	    parse_u64(name + 4, &n) < 0)
 		return 0;
 	memcpy(sub, name, len);
-	memcpy(sub + len, "/loop", 6);
+	memcpy(sub + len, "/loop", sizeof("/loop"));
 	if (sys_faccessat(sysfd, sub, F_OK) < 0)
 		return 0;   /* not bound */
 	loop_path(dev, (long)n);

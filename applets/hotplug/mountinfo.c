@@ -6,6 +6,7 @@
  * Nothing here reads a file: the caller feeds it. */
 #include <string.h>
 
+#include "libcommon.h"
 #include "mountinfo.h"
 
 enum { F_MAJMIN = 2, F_OPTIONS = 5, F_OPTIONAL = 6 };      /* before "-" */
@@ -106,7 +107,7 @@ static void field_byte(struct mountinfo_parser *p, unsigned char c)
 		}
 	} else if (options_field(p) && p->opt_state == 0 && c == ',') {
 		/* the first option ends */
-		if (p->field_len == 2 && memcmp(p->first, "ro", 2) == 0)
+		if (LIT_IS(p->first, p->field_len, "ro"))
 			m->ro = 1;
 		p->opt_state = 1;
 	} else if (p->past_sep && p->field == F_FSTYPE) {
@@ -128,7 +129,7 @@ static void field_end(struct mountinfo_parser *p)
 	if (!p->past_sep && p->field == F_MAJMIN)
 		m->have_dev = p->dev_state == 1 && p->dev_digits > 0;
 	if (options_field(p) && p->opt_state == 0 && p->field_len == 2 &&
-	    memcmp(p->first, "ro", 2) == 0)
+	    memcmp(p->first, LIT("ro")) == 0)
 		m->ro = 1;
 	if (p->past_sep && p->field == F_SOURCE && p->esc)
 		source_flush_escape(p);

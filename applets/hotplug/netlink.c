@@ -246,7 +246,7 @@ int nl_link_parse(const struct nlmsghdr *nh, struct nl_link *l)
 			return -EIO;
 		l->is_bridge = info[IFLA_INFO_KIND] &&
 			RTA_PAYLOAD(info[IFLA_INFO_KIND]) >= 6 &&
-			memcmp(RTA_DATA(info[IFLA_INFO_KIND]), "bridge", 6) == 0 &&
+			memcmp(RTA_DATA(info[IFLA_INFO_KIND]), LIT("bridge")) == 0 &&
 			(RTA_PAYLOAD(info[IFLA_INFO_KIND]) == 6 ||
 			 ((const char *)RTA_DATA(info[IFLA_INFO_KIND]))[6] == '\0');
 	}

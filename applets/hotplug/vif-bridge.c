@@ -84,7 +84,7 @@ static void pick_bridge(struct vif *v, struct nl_link *br)
 			hp_fatal(h, "Could not find bridge, and none was specified");
 		memcpy(b, fb.name, sizeof(fb.name));
 		ret = 1;
-	} else if (strncmp(b, HP_LIT("xenbr")) == 0 &&
+	} else if (strncmp(b, LIT("xenbr")) == 0 &&
 		   (ret = nl_link_get(&v->nl, b, br)) == -ENODEV) {
 		/* Old-style xenbrN configs on a host whose bridge is ethN. */
 		char eth[NL_IFNAMSIZ + 8] = "eth";
@@ -158,11 +158,11 @@ static void mtu_figures(struct vif *v, const struct nl_link *br, struct mtu *m)
 		return;
 	for (domid = devid - 1; domid > h->xb_path && domid[-1] != '/'; domid--)
 		;
-	if (str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/local/domain/")) < 0 ||
+	if (str_append(m->fe, sizeof(m->fe), &len, LIT("/local/domain/")) < 0 ||
 	    str_append(m->fe, sizeof(m->fe), &len, domid, (size_t)(devid - domid)) < 0 ||
-	    str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/device/vif")) < 0 ||
+	    str_append(m->fe, sizeof(m->fe), &len, LIT("/device/vif")) < 0 ||
 	    str_append(m->fe, sizeof(m->fe), &len, devid, strlen(devid)) < 0 ||
-	    str_append(m->fe, sizeof(m->fe), &len, HP_LIT("/mtu")) < 0)
+	    str_append(m->fe, sizeof(m->fe), &len, LIT("/mtu")) < 0)
 		m->fe[0] = '\0';
 }
 

@@ -53,19 +53,19 @@ static void tap_path(struct vif *v, const char *dev)
 	size_t n, len = 0;
 	char *out = v->tap_path;
 
-	if (strncmp(s, HP_LIT("vif")) == 0)
+	if (strncmp(s, LIT("vif")) == 0)
 		s += 3;
 	n = strlen(s);
-	if (n >= 4 && memcmp(s + n - 4, HP_LIT("-emu")) == 0)
+	if (LIT_ENDS(s, n, "-emu"))
 		n -= 4;
 	e = s + n;
 	for (dot = e; dot > s && dot[-1] != '.'; dot--)
 		;
 	dot = dot > s ? dot - 1 : e;            /* ${dev_%.*} ends here */
 	if (str_append(out, sizeof(v->tap_path), &len,
-		       HP_LIT("/local/domain/0/backend/vif/")) < 0 ||
+		       LIT("/local/domain/0/backend/vif/")) < 0 ||
 	    str_append(out, sizeof(v->tap_path), &len, s, (size_t)(dot - s)) < 0 ||
-	    str_append(out, sizeof(v->tap_path), &len, HP_LIT("/")) < 0)
+	    str_append(out, sizeof(v->tap_path), &len, LIT("/")) < 0)
 		hp_errexit(&v->h, dev, -ENAMETOOLONG);
 	dot = memchr(s, '.', n);                /* ${dev_#*.} starts after it */
 	s = dot ? dot + 1 : s;
@@ -138,7 +138,7 @@ void vif_start(struct vif *v, const char *name, int argc, char **argv,
 		size_t n = strlen(vifname);
 
 		if (!v->vif_type)               /* a tap's: vifname-emu */
-			memcpy(vifname + n, "-emu", 5);
+			memcpy(vifname + n, "-emu", sizeof("-emu"));
 		n = strlen(vifname);
 		if (n >= sizeof(v->dev))
 			hp_fatal(h, "ip link set ", v->dev, " name ", vifname,

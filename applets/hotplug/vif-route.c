@@ -55,7 +55,7 @@ static int parse_prefix(const char *s, size_t n, unsigned char addr[4],
 	uint64_t v;
 	size_t i = 0;
 
-	if (n == 7 && memcmp(s, HP_LIT("default")) == 0) {
+	if (LIT_IS(s, n, "default")) {
 		memset(addr, 0, 4);
 		*len = 0;
 		return 0;
@@ -158,11 +158,11 @@ static void dom0_ip(struct vif *v, unsigned char ip[4])
 		msg[0] = '\0';
 		if (netdev)
 			str_append(msg, sizeof(msg), &len, netdev, strlen(netdev));
-		str_append(msg, sizeof(msg), &len, HP_LIT(" is not up.  Bring it up or "
+		str_append(msg, sizeof(msg), &len, LIT(" is not up.  Bring it up or "
 			   "specify another interface with  netdev=<if> as a "
 			   "parameter to "));
 		str_append(msg, sizeof(msg), &len, h->script, strlen(h->script));
-		str_append(msg, sizeof(msg), &len, HP_LIT("."));
+		str_append(msg, sizeof(msg), &len, LIT("."));
 		hp_fatal_subshell(h, msg);   /* main_ip=$(dom0_ip) */
 	}
 	memcpy(ip, fp.addr, 4);
@@ -273,11 +273,11 @@ int vif_route_main(int argc, char **argv)
 			hp_sigerr(h, "ifconfig", ret);
 		}
 		path[0] = '\0';
-		str_append(path, sizeof(path), &len, HP_LIT("/proc/sys/net/ipv4/conf/"));
+		str_append(path, sizeof(path), &len, LIT("/proc/sys/net/ipv4/conf/"));
 		str_append(path, sizeof(path), &len, v.dev, strlen(v.dev));
-		str_append(path, sizeof(path), &len, HP_LIT("/proxy_arp"));
+		str_append(path, sizeof(path), &len, LIT("/proxy_arp"));
 		fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || write_all(fd, HP_LIT("1\n")) < 0)
+		if (fd < 0 || write_all(fd, LIT("1\n")) < 0)
 			hp_sigerr(h, path, -errno);
 		close(fd);
 		v.index = d.index;

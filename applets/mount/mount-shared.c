@@ -172,7 +172,7 @@ static int scan_tag_entry(int dirfd, const char *name, void *ctx)
 	struct tag_scan *ts = ctx;
 	char tag[SHARE_TAG_MAX];
 
-	if (ts->virtio_only && strncmp(name, "virtio", 6) != 0)
+	if (ts->virtio_only && strncmp(name, LIT("virtio")) != 0)
 		return 0;
 	if (read_entry_file(dirfd, name, ts->file, tag, sizeof(tag)) > 0)
 		return ts->fn(ts->ctx, ts->kind, tag, name);
@@ -264,9 +264,9 @@ static int xen_9pfs_tags(struct xen_state *xs, share_fn *fn, void *ctx)
 		i += (long)nlen + 1;
 		path[0] = '\0';
 		if (nlen == 0 ||
-		    str_append(path, sizeof(path), &plen, "device/9pfs/", 12) < 0 ||
+		    str_append(path, sizeof(path), &plen, LIT("device/9pfs/")) < 0 ||
 		    str_append(path, sizeof(path), &plen, name, nlen) < 0 ||
-		    str_append(path, sizeof(path), &plen, "/tag", 4) < 0)
+		    str_append(path, sizeof(path), &plen, LIT("/tag")) < 0)
 			continue;
 		rq.path = path;
 		tlen = xs_call(&rq, tag, sizeof(tag), deadline, &dev);
@@ -410,8 +410,8 @@ static unsigned wanted_kinds(const struct helper *h, const char *type)
 			int open_quote;
 			size_t n = mopt_option_len(p, strlen(p), &open_quote);
 
-			if (n > 6 && memcmp(p, "trans=", 6) == 0)
-				xen = n == 9 && memcmp(p + 6, "xen", 3) == 0;
+			if (n > 6 && memcmp(p, LIT("trans=")) == 0)
+				xen = n == 9 && memcmp(p + 6, LIT("xen")) == 0;
 			p += n + (p[n] == ',');
 		}
 	if (ENABLE_MOUNT_VIRTIOFS)
@@ -509,7 +509,7 @@ static void take_wait(char *opts, uint64_t *wait_s)
 		size_t n = mopt_option_len(p, strlen(p), &open_quote);
 		size_t skip = n + (p[n] == ',');
 
-		if (n >= 5 && memcmp(p, "wait=", 5) == 0) {
+		if (LIT_STARTS(p, n, "wait=")) {
 			*wait_s = parse_wait("wait=", p + 5, n - 5);
 			memmove(p, p + skip, strlen(p + skip) + 1);
 		} else {
@@ -553,7 +553,7 @@ static int shared_main(int argc, char **argv, int helper)
 		}
 	}
 	/* mount(8) passes -t TYPE.SUBTYPE for an fstab type shared.9p */
-	if (helper && type && strncmp(type, "shared", 6) == 0 &&
+	if (helper && type && strncmp(type, LIT("shared")) == 0 &&
 	    (type[6] == '\0' || type[6] == '.'))
 		type = type[6] ? type + 7 : NULL;
 	if (h.ns)

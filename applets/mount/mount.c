@@ -220,9 +220,9 @@ void mount_enter_ns(const char *ns)
 
 	if (parse_u64(ns, &pid) == 0) {
 		path[0] = '\0';
-		str_append(path, sizeof(path), &len, "/proc/", 6);
+		str_append(path, sizeof(path), &len, LIT("/proc/"));
 		str_append(path, sizeof(path), &len, ns, strlen(ns));
-		str_append(path, sizeof(path), &len, "/ns/mnt", 7);
+		str_append(path, sizeof(path), &len, LIT("/ns/mnt"));
 		ns = path;
 	}
 	fd = openat(AT_FDCWD, ns, O_RDONLY | O_CLOEXEC);

@@ -434,9 +434,9 @@ static int parse_fs_option(struct mopt_ctx *ctx, const char *opt, size_t len,
 		return 0;
 	}
 	if (sp->flags & MOPT_SETS_MASKS) {   /* umask: dmask, then fmask */
-		store(ctx, (unsigned)find_spec(fs, "dmask", 5), NULL, 0, num,
+		store(ctx, (unsigned)find_spec(fs, LIT("dmask")), NULL, 0, num,
 		      numeric, 1);
-		i = find_spec(fs, "fmask", 5);
+		i = find_spec(fs, LIT("fmask"));
 	}
 	store(ctx, slot_of(fs, (unsigned)i), numeric ? NULL : v,
 	      numeric ? 0 : vlen, num, numeric, has_value);

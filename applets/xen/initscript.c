@@ -143,10 +143,10 @@ static int masked(const char *unit)
 		path[0] = '\0';
 		if (str_append(path, sizeof(path), &len, dirs[i], strlen(dirs[i])) < 0 ||
 		    str_append(path, sizeof(path), &len, unit, strlen(unit)) < 0 ||
-		    str_append(path, sizeof(path), &len, ".service", 8) < 0)
+		    str_append(path, sizeof(path), &len, LIT(".service")) < 0)
 			continue;
 		n = readlink(path, target, sizeof(target));
-		if (n == 9 && memcmp(target, "/dev/null", 9) == 0)
+		if (LIT_IS(target, n, "/dev/null"))
 			return 1;
 		if (n < 0 && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 		    st.st_size == 0)
@@ -210,7 +210,7 @@ void initscript_systemd_redirect(const struct initscript *s,
 	if (dlen + 9 > sizeof(service))
 		return;
 	memcpy(service, s->unit, dlen);
-	memcpy(service + dlen, ".service", 9);
+	memcpy(service + dlen, ".service", sizeof(".service"));
 	if (what)
 		say(what, s->unit, more, " (via systemctl): ", service);
 	pid = vfork();
@@ -256,7 +256,7 @@ int xen_control_d(void)
 
 	/* a word of the list: "control_d" */
 	for (ssize_t i = 0; i + 9 <= n; i++)
-		if (memcmp(caps + i, "control_d", 9) == 0)
+		if (memcmp(caps + i, LIT("control_d")) == 0)
 			return 1;
 	return 0;
 }

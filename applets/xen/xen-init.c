@@ -310,9 +310,9 @@ static const char *domain_key(char *path, size_t cap, unsigned id,
 
 	num[fmt_u64_base(num, id, 10)] = '\0';
 	path[0] = '\0';
-	str_append(path, cap, &len, "/local/domain/", 14);
+	str_append(path, cap, &len, LIT("/local/domain/"));
 	str_append(path, cap, &len, num, strlen(num));
-	str_append(path, cap, &len, "/", 1);
+	str_append(path, cap, &len, LIT("/"));
 	str_append(path, cap, &len, key, strlen(key));
 	return path;
 }
@@ -327,7 +327,7 @@ int xen_each_domu(struct xs_conn *c, xen_domu_fn *fn, void *ctx,
 	int ret;
 
 	*what = "DIRECTORY";
-	memcpy(path, "/local/domain", 14);
+	memcpy(path, "/local/domain", sizeof("/local/domain"));
 	n = xs_directory(c, 0, "/local/domain", list, sizeof(list));
 	if (n == -ENOENT)
 		n = 0;   /* no domain at all: nothing to list */

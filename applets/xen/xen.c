@@ -349,11 +349,18 @@ static _Noreturn void bad_version(const struct xen_version *xv)
 		  "' (expected a decimal number up to 4294967295)");
 }
 
+void xen_no_tools_error(const char *v)
+{
+	write_line(2, STR_LIST("ERROR:  Can't find version ", v,
+			       " of xen utils (maybe xen-utils-", v,
+			       " was already removed before rebooting out "
+			       "of Xen ", v, "), bailing out!\n"), NULL, NULL);
+}
+
 static _Noreturn void no_version_dir(const char *v)
 {
-	xen_error(EXIT_NO_TOOLS, "Can't find version ", v, " of xen utils "
-		  "(maybe xen-utils-", v, " was already removed before "
-		  "rebooting out of Xen ", v, "), bailing out!");
+	xen_no_tools_error(v);
+	_exit(EXIT_NO_TOOLS);
 }
 
 /* "ERROR:  Unable to execute DIR/bin/COMMAND", the command escaped as the
@@ -416,7 +423,7 @@ int xen_tool_path(char *buf, size_t cap, const char *version,
 	if (str_append(buf, cap, &len, XEN_LIB_PREFIX,
 		       sizeof(XEN_LIB_PREFIX) - 1) < 0 ||
 	    str_append(buf, cap, &len, version, strlen(version)) < 0 ||
-	    str_append(buf, cap, &len, "/bin/", 5) < 0 ||
+	    str_append(buf, cap, &len, LIT("/bin/")) < 0 ||
 	    str_append(buf, cap, &len, command, strlen(command)) < 0)
 		return -ENAMETOOLONG;
 	return 0;
@@ -490,7 +497,7 @@ int xen_toolstack_main(int argc, char **argv)
 {
 	(void)argc;
 	deprecated_warning(argv[0]);
-	return stdout_status(write_all(1, "xl\n", 3));
+	return stdout_status(write_all(1, LIT("xl\n")));
 }
 
 int xen_toolstack_wrapper_main(int argc, char **argv)

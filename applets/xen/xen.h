@@ -42,6 +42,12 @@ int xen_parse_version_value(const char *buf, size_t len, size_t *start,
 /* Read both files; 0, or -1 with bad_file/err/raw describing why (err
  * EBADFD: not a regular file). */
 int xen_read_version(struct xen_version *xv, struct xen_fds *f);
+/* Debian's message when the running hypervisor's /usr/lib/xen-VERSION
+ * is missing, on stderr, as xen-utils-wrapper (then exit 127) and
+ * /etc/init.d/xen (then exit 1) print it: "ERROR:  Can't find version
+ * V of xen utils (maybe xen-utils-V was already removed before rebooting
+ * out of Xen V), bailing out!". */
+void xen_no_tools_error(const char *v);
 void xen_read_type(struct xen_type *xt, struct xen_fds *f);
 /* The value `read var` (dash, no -r) gives for this file content. */
 size_t xen_shell_read_line(const char *buf, size_t len, char *out,

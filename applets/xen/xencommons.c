@@ -117,7 +117,7 @@ static void bin_path(char *buf, const char *name)
 	size_t len = strlen(root);
 
 	memcpy(buf, root, len);
-	memcpy(buf + len, "/bin/", 5);
+	memcpy(buf + len, LIT("/bin/"));
 	memcpy(buf + len + 5, name, strlen(name) + 1);
 }
 
@@ -183,7 +183,7 @@ static int run(char **argv, int flags)
 			/* choom -n -1000: this process's score, then the exec */
 			int fd = open("/proc/self/oom_score_adj", O_WRONLY);
 
-			if (fd < 0 || write(fd, "-1000", 5) != 5) {
+			if (fd < 0 || write(fd, LIT("-1000")) != sizeof("-1000") - 1) {
 				/* choom's words, as the script shows them */
 				write_strs(2, "choom: failed to set score adjust value: ",
 					   errno_text(errno), "\n");
@@ -234,7 +234,7 @@ static void proc_path(char *buf, pid_t pid, const char *tail)
 {
 	size_t len;
 
-	memcpy(buf, "/proc/", 6);
+	memcpy(buf, LIT("/proc/"));
 	len = 6 + fmt_u64_base(buf + 6, (uint64_t)pid, 10);
 	memcpy(buf + len, tail, strlen(tail) + 1);
 }
@@ -448,8 +448,8 @@ static size_t env_n;
 static void env_init(void)
 {
 	for (char **e = environ; *e && env_n < XC_ENV_MAX; e++)
-		if (strncmp(*e, "XENSTORED_DIR=", 14) &&
-		    strncmp(*e, "XENSTORED_ROOTDIR=", 18))
+		if (strncmp(*e, LIT("XENSTORED_DIR=")) &&
+		    strncmp(*e, LIT("XENSTORED_ROOTDIR=")))
 			env[env_n++] = *e;
 	environ = env;
 }
@@ -459,7 +459,7 @@ static void export_rootdir(void)
 {
 	static char rootdir[18 + INITSCRIPT_VALUE_MAX];
 
-	memcpy(rootdir, "XENSTORED_ROOTDIR=", 18);
+	memcpy(rootdir, LIT("XENSTORED_ROOTDIR="));
 	memcpy(rootdir + 18, var[V_XENSTORED_DIR],
 	       strlen(var[V_XENSTORED_DIR]) + 1);
 	env[env_n] = rootdir;
@@ -734,7 +734,7 @@ static void modules_setup(void)
 	for (size_t i = 0; i < ARRAY_SIZE(mods); i++) {
 		char *argv[] = { (char *)"modprobe", (char *)mods[i][0], NULL };
 
-		memcpy(path, "/sys/module/", 12);
+		memcpy(path, LIT("/sys/module/"));
 		memcpy(path + 12, mods[i][1], strlen(mods[i][1]) + 1);
 		if (access(path, F_OK) < 0)
 			run(argv, RUN_QUIET_ERR);
@@ -802,27 +802,24 @@ int xencommons_main(int argc, char **argv)
 	int act, ret = 0;
 
 	initscript_systemd_redirect(&xc_script, argv[0], action);
-	memcpy(var[V_XENSTORED_DIR], "/run/xenstored", 15);
+	memcpy(var[V_XENSTORED_DIR], "/run/xenstored", sizeof("/run/xenstored"));
 	env_init();
 	initscript_read_settings(&xc_script, argv);
 	n = read_small_file_close(AT_FDCWD, "/sys/hypervisor/type", type,
 				  sizeof(type));
 	while (n > 0 && type[n - 1] == '\n')   /* $(cat ...) */
 		n--;
-	if (n != 3 || memcmp(type, "xen", 3) != 0)
+	if (!LIT_IS(type, n, "xen"))
 		return 0;   /* not running under Xen */
 	xen_fds_init(&fds);
 	ret = xen_read_version(&xv, &fds);
 	xen_fds_close(&fds);
 	if (ret < 0)
 		xv.str[0] = '\0';
-	memcpy(root, "/usr/lib/xen-", 13);
-	memcpy(root + 13, xv.str, strlen(xv.str) + 1);
+	memcpy(root, LIT("/usr/lib/xen-"));
+	memcpy(root + sizeof("/usr/lib/xen-") - 1, xv.str, strlen(xv.str) + 1);
 	if (ret < 0 || stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		write_strs(2, "ERROR:  Can't find version ", xv.str, " of xen "
-			   "utils (maybe xen-utils-", xv.str, " was already "
-			   "removed before rebooting out of Xen ", xv.str,
-			   "), bailing out!\n");
+		xen_no_tools_error(xv.str);
 		say("No compatible Xen utils for Xen ", xv.str, " ... (warning).\n");
 		return 1;
 	}

@@ -91,7 +91,6 @@ extern char **environ;
 #define XD_XS_MS 5000             /* each xenstore exchange's bound */
 #define XD_VALUE_MAX INITSCRIPT_VALUE_MAX
 #define XD_PARALLEL_MAX 64
-#define XD_LIT(s) s, sizeof(s) - 1
 
 enum {
 	EXIT_XD_FAIL = 1,       /* xenstore unreachable, no hand-over */
@@ -433,13 +432,13 @@ static void show_output(int fd, int echo)
 				continue;
 			}
 			for (; nl; nl--)
-				write_all(1, "\n", 1);
+				write_all(1, LIT("\n"));
 			nl = (size_t)n - keep;
 		}
 		write_all(1, buf, keep);
 	}
 	if (echo)
-		write_all(1, "\n", 1);
+		write_all(1, LIT("\n"));
 }
 
 static void argv_id(char *num, unsigned id)

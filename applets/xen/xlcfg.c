@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "libcommon.h"
 #include "xlcfg.h"
 
 enum tok {
@@ -261,7 +262,7 @@ static int lex(struct parser *p, struct token *t)
 	} else if (c == '\r') {
 		return fail_tok(p, t, "carriage return: xl takes only \\n line "
 				"ends (a CRLF file?)");
-	} else if (p->pos == 0 && p->len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+	} else if (p->pos == 0 && LIT_STARTS(s, p->len, "\xef\xbb\xbf")) {
 		t->len = 3;
 		return fail_tok(p, t, "UTF-8 byte order mark (xl refuses it)");
 	} else if (c >= 'A' && c <= 'Z') {
