@@ -41,6 +41,20 @@ cg_setup() {
 	return 0
 }
 
+# cg_own_ns CMD: CMD (bash) in a cgroup namespace rooted at $T, with that
+# namespace's cgroup2 mounted on $O ($CG_WORK/own: $T is its root), and
+# O, CR and CG_WORK set. For checks that count the whole mount (the walk's
+# cost, nr_descendants): there they see $T's tree alone, not the other
+# cgroups of the machine (another test's churn beside this one: a Debian
+# 13 root's run of this family while the host's watch tests make
+# thousands).
+cg_own_ns() {
+	O=$CG_WORK/own
+	mkdir -p "$O"
+	O=$O CR=$CR CG_WORK=$CG_WORK bash -c 'echo $$ >"$1/cgroup.procs" &&
+		exec unshare -C -m --propagation private bash -c "mount -t cgroup2 none \"\$O\" && $2"' _ "$T" "$1"
+}
+
 # Remove every cgroup below $T (children first), unmount, clean up.
 cg_cleanup() {
 	local pid

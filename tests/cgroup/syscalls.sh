@@ -162,21 +162,13 @@ check syscalls/list-default-mount-no-stat 0 "$(stat_calls d $CR -l)"
 check syscalls/unprivileged-no-stat 0 "$(stat_calls e setpriv --reuid=65534 --regid=65534 \
 	--clear-groups --inh-caps=-all --bounding-set=-all $CR -m "$M" - <"$CG_WORK/ids1")"
 
-# The walk's checks count in a cgroup namespace rooted at $T, on its own
-# cgroup2 mount ($O): the walk and the count see the same tree, not the
-# other cgroups of the machine (another test's churn beside this one: a
-# Debian 13 root's run of this family while the host's watch tests make
-# thousands). own_ns CMD: CMD (bash) in there, with O, CR and CG_WORK.
-O=$CG_WORK/own
-mkdir -p "$O"
-own_ns() {
-	O=$O CR=$CR CG_WORK=$CG_WORK bash -c 'echo $$ >"$1/cgroup.procs" &&
-		exec unshare -C -m --propagation private bash -c "mount -t cgroup2 none \"\$O\" && $2"' _ "$T" "$1"
-}
-ndirs=$(own_ns 'find "$O" -type d | wc -l')
+# The walk's checks count in a cgroup namespace rooted at $T (cg_own_ns):
+# the walk and the count see the same tree, not the other cgroups of the
+# machine.
+ndirs=$(cg_own_ns 'find "$O" -type d | wc -l')
 
 # the walk's cost: ~4 syscalls per cgroup (openat, getdents64 x2, close)
-own_ns 'strace -f -c -o "$CG_WORK/w.c" $CR -m "$O" -l >/dev/null'
+cg_own_ns 'strace -f -c -o "$CG_WORK/w.c" $CR -m "$O" -l >/dev/null'
 wt=$(strace_total "$CG_WORK/w.c")
 info "walk of $ndirs cgroups: $wt syscalls ($(awk -v a="$wt" -v b="$ndirs" 'BEGIN { printf "%.2f", a / b }') per cgroup)"
 [ "$wt" -le $((ndirs * 4 + 60)) ] && pass syscalls/walk-4-per-cgroup ||
@@ -185,7 +177,7 @@ info "walk of $ndirs cgroups: $wt syscalls ($(awk -v a="$wt" -v b="$ndirs" 'BEGI
 # ---- misses re-walk at most once a second ---------------------------------
 # 2,000 unknown ids at once: the one walk, no more
 seq 900000000 900001999 >"$CG_WORK/unknown"
-own_ns 'strace -f -qq -o "$CG_WORK/miss.tr" -e trace=getdents64 \
+cg_own_ns 'strace -f -qq -o "$CG_WORK/miss.tr" -e trace=getdents64 \
 	$CR -m "$O" --walk - <"$CG_WORK/unknown" >/dev/null'
 root_lists=$(grep -c 'getdents64(.*= 0$' "$CG_WORK/miss.tr")
 check syscalls/misses-walk-once "$ndirs" "$root_lists"
