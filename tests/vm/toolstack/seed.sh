@@ -39,9 +39,13 @@ SEED_SAVE=/var/lib/xen/save
 # seed_query NAME [TEXT]: the guest's report (DOMU-SEED ..., domu-init.sh prints one every
 # 3 s) in SEED_ANS: the first whole one seen through `xl console` (console_until), or with
 # TEXT the first that holds TEXT (else the last seen), within XL_TIMEOUT. The console's text
-# goes to the xenout share as it comes (seed-console-NAME.txt).
+# goes to the xenout share as it comes (seed-console-NAME.txt; the earlier queries' in
+# seed-console-NAME.all.txt).
 seed_query() {
 	local c=$O/seed-console-$1.txt
+	# each query reads a fresh file; what the earlier ones saw is kept in
+	# seed-console-NAME.all.txt (a guest's oops stays there for the reader)
+	[ -s $c ] && cat $c >>$O/seed-console-$1.all.txt
 	: >$c
 	SEED_ANS=
 	console_until "$1" $c /tmp/seed-cin seed_seen $c "${2:-}"
