@@ -596,7 +596,7 @@ static int xs_ok(struct xs_conn *c, const struct xs_request *rq)
 
 	if (n < 0)
 		return n == -E2BIG ? -EIO : (int)n;
-	return n == 3 && memcmp(ok, "OK", sizeof("OK")) == 0 ? 0 : -EIO;
+	return n == sizeof("OK") && memcmp(ok, "OK", sizeof("OK")) == 0 ? 0 : -EIO;
 }
 
 int xs_write(struct xs_conn *c, uint32_t tx, const char *path,
