@@ -17,7 +17,9 @@
 #      creates them; each reports on its console (domu-init.sh, mode seed), writes its disk
 #      and answers ping6 from dom0; xen-init-name names their configs
 #   5. xendomains stop saves them (the xensave share), xendomains start restores them: the
-#      same boot (marker), pinging again
+#      same boot (marker), pinging again; XENDOMAINS_PARALLEL=2, so that make check (whose
+#      seed scenario runs one at a time, dom0.sh) has the applet's N-at-a-time actions in a
+#      real dom0
 #   6. xl destroy each
 # Then: no execve of a shell, python3 or start-stop-daemon in any trace, and the tripwire
 # log empty. Results: VMTEST lines on the console.
@@ -180,6 +182,7 @@ XENDOMAINS_SAVE=/var/lib/xen/save
 XENDOMAINS_RESTORE=true
 XENDOMAINS_AUTO=/etc/xen/auto
 XENDOMAINS_STOP_MAXWAIT=$TMO
+XENDOMAINS_PARALLEL=2
 CFG
 in_root xd-create $XD start
 bad=
