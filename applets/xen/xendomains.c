@@ -29,6 +29,16 @@
  * XENDOMAINS_PARALLEL=N (not the script's): restores, migrations, saves,
  * shutdowns and waits N at a time, their lines still printed whole and in
  * the sequential order. 1 (the default) is the script's order exactly.
+ *
+ * Where a fault would lose a guest or restore a broken image with the
+ * script, the applet does not (docs/xen.md, "Faults"): xl saves into
+ * DIR/.NAME.saving, renamed to DIR/NAME once xl succeeded (a failed save's
+ * partial image is removed and said; the glob skips dot names, so a save
+ * cut short is never restored, and start reports one it finds); SIGTERM,
+ * SIGINT or SIGHUP start no further action, the running xl processes are
+ * waited for (a save cut short loses its guest), and the applet exits
+ * 128 + the signal; xenstore gone between two steps of stop ends the stop
+ * with the domains left named, starting no xl that would hang on it.
  */
 //applet:XENDOMAINS xendomains usr/lib/xen-common/bin/xendomains xendomains_main 0
 //usage:Usage: xendomains {start|stop|restart|reload|force-reload|status}
@@ -44,8 +54,10 @@
 //usage:
 //usage:Exit status: 0 done (failed domains are reported on stdout, as
 //usage:the script does; not a Xen dom0: nothing done); 1 xenstore
-//usage:unreachable or a setting unusable; 3 unknown action (status:
-//usage:an auto domain is not running); 4 status unknown.
+//usage:unreachable or gone, or a setting unusable; 3 unknown action
+//usage:(status: an auto domain is not running); 4 status unknown;
+//usage:128+N stopped by signal N (SIGTERM, SIGINT, SIGHUP) after the
+//usage:running domain actions ended, no new one started.
 
 //config:config XENDOMAINS
 //config:	bool "xendomains: save, restore and auto-start domUs (~11 KiB)"
@@ -66,6 +78,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>   /* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,6 +88,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "dirent64.h"
 #include "initscript.h"
 #include "libcommon.h"
 #include "sdnotify.h"
@@ -115,7 +129,9 @@ struct xd {
 	struct xs_conn xs;      /* requests */
 	struct xs_conn watch;   /* @releaseDomain events, fd -1 until needed */
 	int watch_lost;         /* it closed: the waits check every second */
-	int sigfd;              /* SIGCHLD */
+	int sigfd;              /* SIGCHLD, and the stop signals */
+	int stop_sig;           /* SIGTERM, SIGINT or SIGHUP received: no new action */
+	int xs_gone;            /* xenstore stopped answering between two steps */
 	int nullfd;
 	struct xen_name_buffers *names;
 };
@@ -232,12 +248,8 @@ static int add_dom(void *ctx, unsigned id, const char *name, size_t len)
 	return 0;
 }
 
-static void list_domus(struct doms *l)
+static int list_domus_try(struct doms *l, const char **what, char *path)
 {
-	const char *what;
-	char path[64];
-	int ret;
-
 	if (!l->d) {
 		l->d = map(sizeof(struct dom) * (XEN_DOMID_LAST + 1), "the domain list");
 		l->arena = map((size_t)(XEN_DOMID_LAST + 1) * (XS_PAYLOAD_MAX + 1),
@@ -245,7 +257,15 @@ static void list_domus(struct doms *l)
 	}
 	l->n = l->used = 0;
 	xs_fresh(&xd.xs);
-	ret = xen_each_domu(&xd.xs, add_dom, l, &what, path);
+	return xen_each_domu(&xd.xs, add_dom, l, what, path);
+}
+
+static void list_domus(struct doms *l)
+{
+	const char *what;
+	char path[64];
+	int ret = list_domus_try(l, &what, path);
+
 	if (ret < 0)
 		xen_xs_die(&xd.xs, what, path, ret);
 }
@@ -374,7 +394,7 @@ struct job {
 	pid_t pid;
 	int out;                   /* xl's stderr (a memfd), -1 */
 	uint64_t start, end, deadline;
-	unsigned char state, begun, interrupted;
+	unsigned char state, begun, interrupted, skipped;
 	int status;                /* as bash's $? */
 	unsigned dots;
 };
@@ -441,6 +461,21 @@ static void show_output(int fd, int echo)
 		write_all(1, LIT("\n"));
 }
 
+/* DIR/.NAME.saving for the image DIR/NAME: where xl save writes, renamed
+ * to DIR/NAME once it succeeded. */
+static char *saving_path(const char *file)
+{
+	static char path[XD_VALUE_MAX + XS_PAYLOAD_MAX + 16];
+	const char *base = path_basename(file);
+	size_t dlen = (size_t)(base - file), blen = strlen(base);
+
+	memcpy(path, file, dlen);
+	path[dlen] = '.';
+	memcpy(path + dlen + 1, base, blen);
+	memcpy(path + dlen + 1 + blen, ".saving", sizeof(".saving"));
+	return path;
+}
+
 static void argv_id(char *num, unsigned id)
 {
 	num[fmt_u64_base(num, id, 10)] = '\0';
@@ -479,7 +514,7 @@ static void start_xl(enum kind k, struct job *j)
 		argv[n++] = (char *)"save";
 		argv_id(num, j->id);
 		argv[n++] = num;
-		argv[n++] = (char *)j->file;
+		argv[n++] = saving_path(j->file);
 		break;
 	case K_SHUTDOWN:
 		argv[n++] = (char *)"shutdown";
@@ -531,7 +566,9 @@ static void start_job(enum kind k, struct job *j)
 	j->state = J_RUNNING;
 	j->out = -1;
 	j->deadline = 0;
-	if (has_dots(k))
+	/* and a shutdown request's (the script has none: xl hangs there when
+	 * xenstored does not answer; a request takes xl a moment) */
+	if (has_dots(k) || (k == K_SHUTDOWN && xd.maxwait >= 0))
 		j->deadline = j->start + (uint64_t)(xd.maxwait + 1) * 1000;
 	if (k != K_WAIT) {
 		start_xl(k, j);
@@ -560,6 +597,10 @@ static void print_dots(const struct job *jc, struct job *j, uint64_t now)
 
 static void finish(enum kind k, struct job *j)
 {
+	if (j->skipped) {
+		log_action_end_msg(1, "not started: xendomains got a stop signal");
+		return;
+	}
 	switch (k) {
 	case K_RESTORE:
 		if (j->status == 0 && unlink(j->file) < 0)
@@ -575,11 +616,28 @@ static void finish(enum kind k, struct job *j)
 			show_output(j->out, 1);
 		break;
 	case K_MIGRATE:
-	case K_SAVE:
 		log_action_end_msg(j->status, NULL);
 		if (j->status)
 			show_output(j->out, 0);
 		break;
+	case K_SAVE: {
+		const char *tmp = saving_path(j->file);
+
+		if (j->status == 0 && rename(tmp, j->file) < 0) {
+			log_action_end_msg(1, NULL);
+			warn_msg("cannot rename ", tmp, " to ", j->file, ": ",
+				 errno_text(errno), ": the image is kept there, not "
+				 "restored at start");
+			break;
+		}
+		log_action_end_msg(j->status, NULL);
+		if (j->status)
+			show_output(j->out, 0);
+		if (j->status && unlink(tmp) == 0)
+			warn_msg(tmp, ": removed: the save of ", j->name,
+				 " failed, its image is not whole");
+		break;
+	}
 	case K_SHUTDOWN:
 		show_output(j->out, 0);
 		log_action_end_msg(j->status, NULL);
@@ -645,7 +703,13 @@ static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
 	pid_t pid;
 
 	while (read(xd.sigfd, &si, sizeof(si)) > 0)
-		;
+		if (si.ssi_signo != SIGCHLD && !xd.stop_sig) {
+			xd.stop_sig = (int)si.ssi_signo;
+			warn_msg(xd.stop_sig == SIGTERM ? "SIGTERM" :
+				 xd.stop_sig == SIGINT ? "SIGINT" : "SIGHUP",
+				 ": no further domain action "
+				 "is started; the running ones are waited for");
+		}
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 		for (size_t i = from; i < to; i++)
 			if (jobs[i].state == J_RUNNING && jobs[i].pid == pid) {
@@ -672,11 +736,28 @@ static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 		struct pollfd fds[2];
 		int nfds = 1, timeout;
 
-		while (active < par && next < n) {
+		while (active < par && next < n && !xd.stop_sig) {
 			start_job(k, &jobs[next]);
 			if (jobs[next].state == J_RUNNING)
 				active++;
 			next++;
+		}
+		/* stopped: the waits end now, the xl processes are waited
+		 * for (killing a save mid-way loses its guest), and what was
+		 * not started is said as such once its line comes */
+		if (xd.stop_sig) {
+			for (size_t i = head; i < next; i++)
+				if (k == K_WAIT && jobs[i].state == J_RUNNING) {
+					jobs[i].state = J_DONE;
+					jobs[i].end = clock_ms();
+					jobs[i].status = 1;
+					active--;
+				}
+			if (active == 0)
+				for (; next < n; next++) {
+					jobs[next].skipped = 1;
+					jobs[next].state = J_DONE;
+				}
 		}
 		now = clock_ms();
 		while (head < next) {
@@ -686,7 +767,7 @@ static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 				begin_msg(k, j);
 				j->begun = 1;
 			}
-			if (has_dots(k))
+			if (has_dots(k) && !j->skipped)
 				print_dots(j, j, now);
 			if (j->state != J_DONE)
 				break;
@@ -789,6 +870,30 @@ static const char *restored_as(const char *name)
 	return "";
 }
 
+/* A DIR/.NAME.saving left by a stop that ended mid-save (killed, the
+ * power gone): said, kept for the admin, never restored (the glob skips
+ * it, as Debian's script's does). */
+static void report_unfinished(const char *dir)
+{
+	union { uint64_t align; char buf[4096]; } u;
+	const struct linux_dirent64 *d;
+	struct dir_iter it;
+	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
+	while (dir_iter_next(&it, &d) > 0) {
+		size_t len = strlen(d->d_name);
+
+		if (d->d_name[0] == '.' && LIT_ENDS(d->d_name, len, ".saving") &&
+		    len > sizeof(".saving"))
+			warn_msg(dir, "/", d->d_name, ": an unfinished save (the stop "
+				 "that wrote it ended first): kept, not restored");
+	}
+	close(fd);
+}
+
 static void do_start_restore(void)
 {
 	struct job *jobs = jobs_map();
@@ -798,6 +903,7 @@ static void do_start_restore(void)
 	if (!*xd.var[V_SAVE] || !is_type(xd.var[V_SAVE], S_IFDIR) ||
 	    !*xd.var[V_RESTORE])
 		return;
+	report_unfinished(xd.var[V_SAVE]);
 	list_dir(&restored, xd.var[V_SAVE]);
 	for (size_t i = 0; i < restored.n; i++) {
 		if (!is_type(restored.e[i], S_IFREG))
@@ -851,19 +957,52 @@ static void do_start_auto(void)
 static void do_start(void)
 {
 	do_start_restore();
-	do_start_auto();
+	if (!xd.stop_sig)
+		do_start_auto();
 }
 
 /* One step of stop over the domUs listed now (the script runs
  * xen-init-list before each). */
 static void stop_step(enum kind k)
 {
-	static struct doms l;
+	/* two lists in turn: the last step's names stay whole for the
+	 * report when this step's listing fails half-way */
+	static struct doms lists[2];
+	static size_t last_n;
+	static int flip;
+	struct doms *lp = &lists[flip ^= 1], l;
 	struct job *jobs = jobs_map();
 	char *save_paths = NULL;
 	size_t used = 0;
+	const char *what;
+	char path[64];
+	int ret;
 
-	list_domus(&l);
+	if (xd.stop_sig || xd.xs_gone)
+		return;
+	ret = list_domus_try(lp, &what, path);
+	l = *lp;
+	if (ret < 0) {
+		/* gone since the last step listed them: no xl now, it would
+		 * hang on xenstore; the domains that step left are named */
+		if (!last_n)
+			xen_xs_die(&xd.xs, what, path, ret);
+		xd.xs_gone = 1;
+		warn_msg(xd.xs.dev ? xd.xs.dev : XS_SOCKET, ": ", what, " ", path,
+			 ": ", ret == -ETIMEDOUT ? "no reply" : errno_text(-ret),
+			 ": xenstore is gone, the stop ends here");
+		for (size_t i = 0; i < last_n; i++) {
+			char id[12];
+
+			if (jobs[i].state == J_DONE && jobs[i].status == 0 &&
+			    !jobs[i].skipped && k != K_WAIT)
+				continue;   /* saved or migrated: gone */
+			argv_id(id, jobs[i].id);
+			say("Xen domain ", jobs[i].name, " (", id, ") is left as it is: "
+			    "xenstore is gone.\n");
+		}
+		return;
+	}
 	if (k == K_SAVE)
 		save_paths = map((size_t)(XEN_DOMID_LAST + 1) *
 				 (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2), "the image paths");
@@ -883,6 +1022,7 @@ static void stop_step(enum kind k)
 		}
 	}
 	run_jobs(k, jobs, l.n, xd.parallel);
+	last_n = l.n;
 	if (save_paths)
 		munmap(save_paths, (size_t)(XEN_DOMID_LAST + 1) *
 		       (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2));
@@ -1075,6 +1215,9 @@ int xendomains_main(int argc, char **argv)
 		die_msg(EXIT_XD_FAIL, "/dev/null: ", errno_text(errno));
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	sigaddset(&chld, SIGTERM);
+	sigaddset(&chld, SIGINT);
+	sigaddset(&chld, SIGHUP);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	xd.sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (xd.sigfd < 0)
@@ -1085,7 +1228,10 @@ int xendomains_main(int argc, char **argv)
 		do_stop();
 	} else {
 		do_stop();
-		do_start();
+		if (!xd.stop_sig && !xd.xs_gone)
+			do_start();
 	}
-	return 0;
+	if (xd.stop_sig)
+		return 128 + xd.stop_sig;
+	return xd.xs_gone ? EXIT_XD_FAIL : 0;
 }

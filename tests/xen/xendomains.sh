@@ -176,7 +176,7 @@ fresh() {
 	: >/run/xl-standin/calls
 	printf '/local/domain/0/domid=0\n/local/domain/0/name=Domain-0\n' >"$base/xs/tree.in"
 	install -m 644 "$DEBIAN_SCRIPTS/etc/default/xendomains" /etc/default/xendomains
-	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER= MAX_MS= ANY_ORDER= NO_DISTRIB=
+	NO_PRIVCMD= XS_ARGS=() LIMIT=30 LIMIT_DEBIAN= NEXT_DOMID=10 ACTION=start DIFFERS= HANDOVER= MAX_MS= ANY_ORDER= NO_DISTRIB= KILL_AFTER=
 	install -m 755 "$DEBIAN_SCRIPTS/etc/init.d/xendomains" /etc/init.d/xendomains.distrib
 	unset WANT_CALLS WANT_OUT WANT_ERR WANT_RC WANT_FILES WANT_DOMS
 	"st_$st"
@@ -240,8 +240,22 @@ run_side() {
 	[ "$side" = debian ] && limit=${LIMIT_DEBIAN:-$LIMIT}
 	mkdir -p "$RES/$st"
 	t0=$(date +%s%N)
-	( cd / && timeout -k 2 "$limit" strace -f --seccomp-bpf -qq -e trace=execve -o "$r.strace" \
-		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb "$@" >"$r.out" 2>"$r.err" )
+	( cd / && exec timeout -k 2 "$limit" strace -f --seccomp-bpf -qq -e trace=execve -o "$r.strace" \
+		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=dumb "$@" >"$r.out" 2>"$r.err" ) &
+	local sp=$! p
+	if [ -n "$KILL_AFTER" ]; then
+		# SIG to the init script's process alone (systemd's KillMode=process):
+		# strace's child (below the subshell and timeout), found in the real
+		# proc (/run/.proc: this namespace's /proc has no PID entries)
+		sleep "${KILL_AFTER#* }"
+		p=$sp
+		while p=$(cat /run/.proc/"$p"/task/*/children 2>/dev/null | awk '{ print $1 }') &&
+			[ -n "$p" ] && [ "$(cat /run/.proc/"$p"/comm)" != strace ]; do :; done
+		p=$(cat /run/.proc/"${p:-0}"/task/*/children 2>/dev/null | awk '{ print $1 }')
+		[ -n "$p" ] && kill -s "${KILL_AFTER% *}" "$p" ||
+			echo "KILL_AFTER: no process to send SIG${KILL_AFTER% *} to" >>"$r.err"
+	fi
+	wait $sp
 	echo $? >"$r.rc"
 	echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$r.ms"
 	# the calls that act (the queries left out: see the header)
@@ -304,6 +318,11 @@ state() {
 		x=WANT_${f^^}
 		if [ -n "${!x+set}" ]; then want=${!x}; else want=$(field "$d" $f; echo x); want=${want%x}; fi
 		got=$(field "$a" $f; echo x); got=${got%x}
+		# the applet's xl save writes DIR/.NAME.saving, renamed to DIR/NAME
+		# once xl succeeded (the faults' states check the renaming)
+		# (and xl says so on a failure: "Saving to DIR/.NAME.saving ...")
+		[ "$f" = calls ] && got=$(printf '%s' "$got" | sed -E 's|^(save [0-9]+ .*/)\.(.*)\.saving$|\1\2|'; echo x) && got=${got%x}
+		[ "$f" = out ] && got=$(printf '%s' "$got" | sed -E 's|^(Saving to .*/)\.(.*)\.saving( new xl format)|\1\2\3|'; echo x) && got=${got%x}
 		if [ "$f" = calls ] && [ -n "$ANY_ORDER" ]; then
 			want=$(printf '%s' "$want" | sort; echo x); want=${want%x}
 			got=$(printf '%s' "$got" | sort; echo x); got=${got%x}
@@ -418,6 +437,42 @@ st_stop_maxwait_blank() {
 	dom 3 web
 	rule save web delay 2
 }
+# ---- faults (docs/xen.md, "Faults"): where the applet keeps a guest or an image the
+# script loses
+st_stop_save_partial() {
+	# a save dir too small: xl writes part of the image, fails, resumes the domain
+	ACTION=stop; dom 3 web; dom 5 db
+	rule save web partial 1 'libxl: error: libxl_stream_write.c:329:libxl__xc_domain_save_done: saving domain: No space left on device'
+	DIFFERS="Debian's script leaves the partial image as /var/lib/xen/save/web (the next start tries it, fails, and does not boot web); the applet's was .web.saving, removed and said"
+	WANT_ERR='xendomains: /var/lib/xen/save/.web.saving: removed: the save of web failed, its image is not whole'
+	WANT_FILES='(dir 700)'$'\n''db'
+}
+st_start_truncated_image() {
+	# what Debian's script leaves after that: tried, kept, its auto config not booted
+	image db; auto web.cfg web
+	printf 'PARTIAL web' >"$SAVE/web"
+}
+st_start_unfinished_save() {
+	# a stop that ended mid-save (killed) left .web.saving: skipped by the glob, as
+	# the script's, its auto config booted; the applet says it is there
+	auto web.cfg web
+	mkdir -p "$SAVE" && printf 'web' >"$SAVE/.web.saving"
+	DIFFERS="the applet names the unfinished save it leaves for the admin"
+	WANT_ERR='xendomains: /var/lib/xen/save/.web.saving: an unfinished save (the stop that wrote it ended first): kept, not restored'
+}
+st_stop_sigterm() {
+	# systemd's stop timeout: SIGTERM to the main process alone (KillMode=process)
+	# while web's 2 s save runs
+	ACTION=stop; dom 3 web; dom 5 db; dom 12 mail
+	rule save '*' delay 2
+	KILL_AFTER="TERM 1" LIMIT=40
+	DIFFERS="Debian's bash dies, its pipeline's subshell goes on saving (no shutdown step), until systemd's final kill cuts an xl save short and leaves a partial image to restore; the applet waits for web's save, starts no other action, exits 143"
+	WANT_CALLS='save 3 /var/lib/xen/save/web'
+	WANT_OUT='Saving Xen domain web (3)...done.'$'\n''Saving Xen domain db (5)...failed (not started: xendomains got a stop signal).'$'\n''Saving Xen domain mail (12)...failed (not started: xendomains got a stop signal).'
+	WANT_ERR='xendomains: SIGTERM: no further domain action is started; the running ones are waited for'
+	WANT_FILES='(dir 700)'$'\n''web'
+	WANT_DOMS='0 Domain-0'$'\n''5 db'$'\n''12 mail'
+}
 st_restart() { ACTION=restart; dom 3 web; auto web.cfg web; auto db.cfg db; }
 st_defaults_missing() {
 	# no XENDOMAINS_STOP_MAXWAIT: Debian's wait loop (seq 0 "") gives up at once
@@ -526,6 +581,65 @@ debian_check() {
 }
 debian_record() {
 	case $1 in
+	stop_save_partial) cat <<'EOF'
+rc 0
+call save 3 /var/lib/xen/save/web
+call save 5 /var/lib/xen/save/db
+call shutdown 3
+out Saving Xen domain web (3)...failed.
+out Saving to /var/lib/xen/save/web new xl format (info 0x3/0x0/1397)
+out libxl: error: libxl_stream_write.c:329:libxl__xc_domain_save_done: saving domain: No space left on device
+out Saving Xen domain db (5)...done.
+out Shutting down Xen domain web (3)...Shutting down domain 3
+out done.
+file (dir 700)
+file db
+file web
+dom 0 Domain-0
+EOF
+		;;
+	start_truncated_image) cat <<'EOF'
+rc 0
+call restore /var/lib/xen/save/db
+call restore /var/lib/xen/save/web
+out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
+out Restoring Xen domain web (from /var/lib/xen/save/web)...failed.
+out Loading new save file /var/lib/xen/save/web (new xl fmt info 0x3/0x0/1397)
+out  Savefile contains xl domain config in JSON format
+out Parsing config from <saved>
+out libxl: error: libxl_stream_read.c:850:libxl__xc_domain_restore_done: restoring domain: Input/output error
+out Starting Xen domain web (from /etc/xen/auto/web.cfg)...failed (restore failed).
+file (dir 755)
+file web
+dom 0 Domain-0
+dom 10 db
+EOF
+		;;
+	start_unfinished_save) cat <<'EOF'
+rc 0
+call create --quiet --defconfig /etc/xen/auto/web.cfg
+out Starting Xen domain web (from /etc/xen/auto/web.cfg)...done.
+file (dir 755)
+file .web.saving
+dom 0 Domain-0
+dom 10 web
+EOF
+		;;
+	stop_sigterm) cat <<'EOF'
+rc 143
+call save 3 /var/lib/xen/save/web
+call save 5 /var/lib/xen/save/db
+call save 12 /var/lib/xen/save/mail
+out Saving Xen domain web (3)...done.
+out Saving Xen domain db (5)...done.
+out Saving Xen domain mail (12)...done.
+file (dir 700)
+file db
+file mail
+file web
+dom 0 Domain-0
+EOF
+		;;
 	parallel_invalid) cat <<'EOF'
 rc 0
 call save 3 /var/lib/xen/save/web
@@ -879,6 +993,10 @@ state stop_shutdown "stop, no save dir: shut down and waited for"
 state stop_save_deadline "stop, a save past XENDOMAINS_STOP_MAXWAIT=1"
 state stop_shutdown_deadline "stop, a shutdown past XENDOMAINS_STOP_MAXWAIT=1"
 state stop_maxwait_blank "stop, XENDOMAINS_STOP_MAXWAIT=\"300 \" (a blank in the quotes): 300 s"
+state stop_save_partial "stop, a save that fails half-written (a full disk)"
+state start_truncated_image "start, a truncated image and its auto config"
+state start_unfinished_save "start, an unfinished save (.web.saving) and its auto config"
+state stop_sigterm "stop, SIGTERM to the main process during a save"
 state restart "restart"
 state defaults_missing "no /etc/default/xendomains"
 state defaults_directory "/etc/default/xendomains a directory"

@@ -28,6 +28,13 @@
 #                                          it as it kills real xl (status 130
 #                                          in the shell), nothing done
 #               never                      shutdown: exit 0, the domain stays
+#               partial<TAB>CODE<TAB>MESSAGE
+#                                          save: FILE written half (PARTIAL and
+#                                          the name: as a full disk leaves it),
+#                                          then as fail; the domain stays (xl
+#                                          resumes it). restore of such a file
+#                                          fails as real xl's of a truncated
+#                                          image (exit 1, nothing created)
 #             The first matching rule wins.
 #
 # The commands and what they do (real xl's output where a caller reads it):
@@ -253,6 +260,13 @@ def main():
     if cmd == b'save':
         d, name = by_id(xs, args[0])
         err(b'Saving to ' + args[1] + b' new xl format (info 0x3/0x0/1397)\n')
+        r = rule('save', name)
+        if r and r[0] == 'partial':
+            with open(args[1], 'wb') as f:
+                f.write(b'PARTIAL ' + name)
+            r = ['fail'] + r[1:]
+            err(codecs.escape_decode(r[2].encode())[0] + b'\n')
+            sys.exit(int(r[1]))
         behave('save', name)
         with open(args[1], 'wb') as f:
             f.write(name)
@@ -267,6 +281,10 @@ def main():
         err(b'Loading new save file ' + args[0] + b' (new xl fmt info 0x3/0x0/1397)\n'
             b' Savefile contains xl domain config in JSON format\n'
             b'Parsing config from <saved>\n')
+        if name.startswith(b'PARTIAL '):
+            err(b'libxl: error: libxl_stream_read.c:850:libxl__xc_domain_restore_done: '
+                b'restoring domain: Input/output error\n')
+            return 1
         behave('restore', name)
         add_domain(xs, name)
         return 0
