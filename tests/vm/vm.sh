@@ -12,7 +12,9 @@
 # stable release: the Xen boot's stub checks, wrapped tools and Debian's
 # toolstack start, the founding scenario (seed: five domUs saved and
 # restored by xendomains), the PVH and HVM domUs (guests), the driver
-# domain (its 6.12 kernel's xenbus device), the shell-less dom0 (noshell)
+# domain (its 6.12 kernel's xenbus device), xendomains under faults (a
+# full disk, SIGTERM, a truncated image: the same applet and script on
+# both releases), the shell-less dom0 (noshell)
 # and the plain boot (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
 # same stub and tool checks, the domU lifecycles (the per-domU process
 # table; no untraced rounds: VM_LIFECYCLES=0), xen-init-*, xendomains,
@@ -32,7 +34,7 @@ export VM_BASELINES=${VM_BASELINES:-0}
 for rel in ${VM_RELEASES:-trixie bookworm}; do
 	case $rel in
 	trixie)
-		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests driver} \
+		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests driver faults} \
 			"$TOP/tests/vm/run" "$FORKLESS" || rc=1 ;;
 	bookworm)
 		VM_RELEASE=bookworm \
