@@ -60,7 +60,7 @@
 //usage:running domain actions ended, no new one started.
 
 //config:config XENDOMAINS
-//config:	bool "xendomains: save, restore and auto-start domUs (~11 KiB)"
+//config:	bool "xendomains: save, restore and auto-start domUs (~13 KiB)"
 //config:	default y
 //config:	help
 //config:	  Debian's /etc/init.d/xendomains (bash) as an applet: each
@@ -68,9 +68,9 @@
 //config:	  and a signalfd instead of sleep/seq polling, and
 //config:	  XENDOMAINS_PARALLEL runs saves and restores N at a time.
 //config:	  Uses xen-init-name's and xen-init-list's readers in-process.
-//config:	  Costs about 11 KiB of the default build; without
+//config:	  Costs about 13 KiB of the default build; without
 //config:	  XENCOMMONS, which shares the /etc/default reader and the
-//config:	  LSB helpers (initscript.c), about 16 KiB.
+//config:	  LSB helpers (initscript.c), about 18 KiB.
 //config:
 
 #include <errno.h>

@@ -82,11 +82,11 @@ s=$(size_of def-full)
 info "size: full_defconfig $s bytes, xen-wrapper-only_defconfig $(size_of def-xen-wrapper-only) bytes"
 figure size-full "$(size_of def-full)"
 figure size-wrapper-only "$(size_of def-xen-wrapper-only)"
-# Budgets: every applet together within 128 KiB (the project's budget for
-# the full build with the hotplug hardening, xendomains and the toolstack
-# start); the wrapper alone, the binary a dom0 that wants nothing else
-# installs, within 16 KiB.
-[ "$s" -le 131072 ] && pass "size/full <= 128 KiB ($s)" || fail "size/full <= 128 KiB" "$s bytes"
+# Budgets: every applet together within 160 KiB (the project's budget for
+# the full build with everything its open work adds: xendomains' fault
+# handling, the contract checks, migration); the wrapper alone, the binary
+# a dom0 that wants nothing else installs, within 16 KiB.
+[ "$s" -le 163840 ] && pass "size/full <= 160 KiB ($s)" || fail "size/full <= 160 KiB" "$s bytes"
 s=$(size_of def-xen-wrapper-only)
 [ "$s" -le 16384 ] && pass "size/xen-wrapper-only <= 16 KiB ($s)" || fail "size/xen-wrapper-only <= 16 KiB" "$s bytes"
 file "$mb/def-full/forkless" | grep -q 'statically linked' &&
