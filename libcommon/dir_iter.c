@@ -46,7 +46,8 @@ int dirent_is_dot(const struct linux_dirent64 *ent)
 	return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
 }
 
-int each_entry(const char *dir, each_entry_fn *fn, void *ctx)
+/* hidden: names starting with '.' too (but "." and "..") */
+static int walk(const char *dir, each_entry_fn *fn, void *ctx, int hidden)
 {
 	union { uint64_t align; char buf[4096]; } u;
 	const struct linux_dirent64 *d;
@@ -57,9 +58,22 @@ int each_entry(const char *dir, each_entry_fn *fn, void *ctx)
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
-	while ((ret = dir_iter_next(&it, &d)) > 0)
-		if (d->d_name[0] != '.' && (ret = fn(fd, d->d_name, ctx)))
+	while ((ret = dir_iter_next(&it, &d)) > 0) {
+		if (d->d_name[0] == '.' && (!hidden || dirent_is_dot(d)))
+			continue;
+		if ((ret = fn(fd, d->d_name, ctx)))
 			break;
+	}
 	close(fd);
 	return ret;
+}
+
+int each_entry(const char *dir, each_entry_fn *fn, void *ctx)
+{
+	return walk(dir, fn, ctx, 0);
+}
+
+int each_entry_all(const char *dir, each_entry_fn *fn, void *ctx)
+{
+	return walk(dir, fn, ctx, 1);
 }

@@ -226,9 +226,11 @@ int line_stream_fill(struct line_stream *lr);
 
 /* fn(dirfd, name, ctx) for each entry of dir whose name does not start
  * with '.', until one returns non-zero (returned). A dir that does not
- * exist (or is not a directory) has no entries; else -errno. */
+ * exist (or is not a directory) has no entries; else -errno.
+ * each_entry_all: the same for every entry but "." and "..". */
 typedef int each_entry_fn(int dirfd, const char *name, void *ctx);
 int each_entry(const char *dir, each_entry_fn *fn, void *ctx);
+int each_entry_all(const char *dir, each_entry_fn *fn, void *ctx);
 
 /* ---- digests (md5.c) --------------------------------------------------- */
 

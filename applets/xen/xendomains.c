@@ -88,7 +88,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "dirent64.h"
 #include "initscript.h"
 #include "libcommon.h"
 #include "sdnotify.h"
@@ -696,6 +695,15 @@ static int drain_watch(void)
 	return 0;
 }
 
+/* A running action's end: its status as bash's $?, its time. */
+static void job_ended(struct job *j, int status, uint64_t at, unsigned *active)
+{
+	j->state = J_DONE;
+	j->end = at;
+	j->status = status;
+	(*active)--;
+}
+
 static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
 {
 	struct signalfd_siginfo si;
@@ -713,11 +721,8 @@ static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 		for (size_t i = from; i < to; i++)
 			if (jobs[i].state == J_RUNNING && jobs[i].pid == pid) {
-				jobs[i].state = J_DONE;
-				jobs[i].end = clock_ms();
-				jobs[i].status = WIFEXITED(st) ? WEXITSTATUS(st) :
-					128 + WTERMSIG(st);
-				(*active)--;
+				job_ended(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) :
+					  128 + WTERMSIG(st), clock_ms(), active);
 				break;
 			}
 }
@@ -746,13 +751,10 @@ static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 		 * for (killing a save mid-way loses its guest), and what was
 		 * not started is said as such once its line comes */
 		if (xd.stop_sig) {
-			for (size_t i = head; i < next; i++)
-				if (k == K_WAIT && jobs[i].state == J_RUNNING) {
-					jobs[i].state = J_DONE;
-					jobs[i].end = clock_ms();
-					jobs[i].status = 1;
-					active--;
-				}
+			if (k == K_WAIT)
+				for (size_t i = head; i < next; i++)
+					if (jobs[i].state == J_RUNNING)
+						job_ended(&jobs[i], 1, clock_ms(), &active);
 			if (active == 0)
 				for (; next < n; next++) {
 					jobs[next].skipped = 1;
@@ -812,12 +814,8 @@ static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 			list_domus(&l);
 			for (size_t i = head; i < next; i++)
 				if (jobs[i].state == J_RUNNING &&
-				    !in_doms(&l, jobs[i].name)) {
-					jobs[i].state = J_DONE;
-					jobs[i].end = clock_ms();
-					jobs[i].status = 0;
-					active--;
-				}
+				    !in_doms(&l, jobs[i].name))
+					job_ended(&jobs[i], 0, clock_ms(), &active);
 		}
 		now = clock_ms();
 		for (size_t i = head; i < next; i++) {
@@ -826,10 +824,7 @@ static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 			if (j->state != J_RUNNING || !j->deadline || j->deadline > now)
 				continue;
 			if (k == K_WAIT) {
-				j->state = J_DONE;
-				j->end = now;
-				j->status = 1;
-				active--;
+				job_ended(j, 1, now, &active);
 			} else if (!j->interrupted) {
 				kill(j->pid, SIGINT);   /* then waited for, as bash's wait */
 				j->interrupted = 1;
@@ -872,26 +867,17 @@ static const char *restored_as(const char *name)
 
 /* A DIR/.NAME.saving left by a stop that ended mid-save (killed, the
  * power gone): said, kept for the admin, never restored (the glob skips
- * it, as Debian's script's does). */
-static void report_unfinished(const char *dir)
+ * it, as Debian's script's does). each_entry_all's fn; ctx: DIR. */
+static int report_unfinished(int dirfd, const char *name, void *ctx)
 {
-	union { uint64_t align; char buf[4096]; } u;
-	const struct linux_dirent64 *d;
-	struct dir_iter it;
-	int fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t len = strlen(name);
 
-	if (fd < 0)
-		return;
-	dir_iter_init(&it, fd, u.buf, sizeof(u.buf));
-	while (dir_iter_next(&it, &d) > 0) {
-		size_t len = strlen(d->d_name);
-
-		if (d->d_name[0] == '.' && LIT_ENDS(d->d_name, len, ".saving") &&
-		    len > sizeof(".saving"))
-			warn_msg(dir, "/", d->d_name, ": an unfinished save (the stop "
-				 "that wrote it ended first): kept, not restored");
-	}
-	close(fd);
+	(void)dirfd;
+	if (name[0] == '.' && LIT_ENDS(name, len, ".saving") &&
+	    len > sizeof(".saving"))
+		warn_msg((const char *)ctx, "/", name, ": an unfinished save (the "
+			 "stop that wrote it ended first): kept, not restored");
+	return 0;
 }
 
 static void do_start_restore(void)
@@ -903,7 +889,7 @@ static void do_start_restore(void)
 	if (!*xd.var[V_SAVE] || !is_type(xd.var[V_SAVE], S_IFDIR) ||
 	    !*xd.var[V_RESTORE])
 		return;
-	report_unfinished(xd.var[V_SAVE]);
+	each_entry_all(xd.var[V_SAVE], report_unfinished, xd.var[V_SAVE]);
 	list_dir(&restored, xd.var[V_SAVE]);
 	for (size_t i = 0; i < restored.n; i++) {
 		if (!is_type(restored.e[i], S_IFREG))
@@ -970,7 +956,7 @@ static void stop_step(enum kind k)
 	static struct doms lists[2];
 	static size_t last_n;
 	static int flip;
-	struct doms *lp = &lists[flip ^= 1], l;
+	struct doms *l = &lists[flip ^= 1];
 	struct job *jobs = jobs_map();
 	char *save_paths = NULL;
 	size_t used = 0;
@@ -980,8 +966,7 @@ static void stop_step(enum kind k)
 
 	if (xd.stop_sig || xd.xs_gone)
 		return;
-	ret = list_domus_try(lp, &what, path);
-	l = *lp;
+	ret = list_domus_try(l, &what, path);
 	if (ret < 0) {
 		/* gone since the last step listed them: no xl now, it would
 		 * hang on xenstore; the domains that step left are named */
@@ -1006,23 +991,23 @@ static void stop_step(enum kind k)
 	if (k == K_SAVE)
 		save_paths = map((size_t)(XEN_DOMID_LAST + 1) *
 				 (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2), "the image paths");
-	for (size_t i = 0; i < l.n; i++) {
+	for (size_t i = 0; i < l->n; i++) {
 		clear_job(&jobs[i]);
-		jobs[i].id = l.d[i].id;
-		jobs[i].name = l.d[i].name;
+		jobs[i].id = l->d[i].id;
+		jobs[i].name = l->d[i].name;
 		if (save_paths) {
 			size_t dlen = strlen(xd.var[V_SAVE]);
 
 			jobs[i].file = save_paths + used;
 			memcpy(save_paths + used, xd.var[V_SAVE], dlen);
 			save_paths[used + dlen] = '/';
-			memcpy(save_paths + used + dlen + 1, l.d[i].name,
-			       l.d[i].len + 1);
-			used += dlen + l.d[i].len + 2;
+			memcpy(save_paths + used + dlen + 1, l->d[i].name,
+			       l->d[i].len + 1);
+			used += dlen + l->d[i].len + 2;
 		}
 	}
-	run_jobs(k, jobs, l.n, xd.parallel);
-	last_n = l.n;
+	run_jobs(k, jobs, l->n, xd.parallel);
+	last_n = l->n;
 	if (save_paths)
 		munmap(save_paths, (size_t)(XEN_DOMID_LAST + 1) *
 		       (XD_VALUE_MAX + XS_PAYLOAD_MAX + 2));
