@@ -76,16 +76,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdio.h>   /* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "initscript.h"
@@ -94,6 +90,7 @@
 #include "xen.h"
 #include "xen-init.h"
 #include "xenstore.h"
+#include "xendomains.h"
 
 extern char **environ;
 
@@ -101,41 +98,17 @@ extern char **environ;
 #define XD_SCRIPT "/etc/init.d/xendomains.distrib"
 #define XD_INITD "/etc/init.d/xendomains"
 #define XD_PRIVCMD "/proc/xen/privcmd"
-#define XD_XS_MS 5000             /* each xenstore exchange's bound */
-#define XD_VALUE_MAX INITSCRIPT_VALUE_MAX
 #define XD_PARALLEL_MAX 64
-
-enum {
-	EXIT_XD_FAIL = 1,       /* xenstore unreachable, no hand-over */
-	EXIT_XD_USAGE = 3,      /* the script's usage exit */
-	EXIT_XD_STATUS_DOWN = 3,
-	EXIT_XD_STATUS_UNKNOWN = 4,
-};
 
 /* ---- settings ------------------------------------------------------------ */
 
-enum { V_SAVE, V_RESTORE, V_AUTO, V_MIGRATE, V_MAXWAIT, V_PARALLEL, V_COUNT };
 static const char *const var_names[V_COUNT] = {
 	"XENDOMAINS_SAVE", "XENDOMAINS_RESTORE", "XENDOMAINS_AUTO",
 	"XENDOMAINS_MIGRATE", "XENDOMAINS_STOP_MAXWAIT", "XENDOMAINS_PARALLEL",
 };
 
-struct xd {
-	char var[V_COUNT][INITSCRIPT_VALUE_MAX];
-	long maxwait;           /* seconds the script's seq loop runs - 1; -1: none */
-	unsigned parallel;
-	char xl[4096];
-	struct xs_conn xs;      /* requests */
-	struct xs_conn watch;   /* @releaseDomain events, fd -1 until needed */
-	int watch_lost;         /* it closed: the waits check every second */
-	int sigfd;              /* SIGCHLD, and the stop signals */
-	int stop_sig;           /* SIGTERM, SIGINT or SIGHUP received: no new action */
-	int xs_gone;            /* xenstore stopped answering between two steps */
-	int nullfd;
-	struct xen_name_buffers *names;
-};
 
-static struct xd xd;
+struct xd xd;
 
 static const struct initscript xd_script = {
 	.unit = "xendomains",
@@ -209,19 +182,6 @@ static void xs_fresh(struct xs_conn *c)
 	c->deadline_ms = clock_ms() + XD_XS_MS;
 }
 
-/* The domUs, as xen-init-list lists them (xen_each_domu): ids and names
- * in storage mapped once (untouched pages cost nothing). */
-struct dom {
-	unsigned id;
-	unsigned len;
-	char *name;    /* NUL-terminated */
-};
-struct doms {
-	struct dom *d;
-	size_t n;
-	char *arena;
-	size_t used;
-};
 
 static void *map(size_t size, const char *what)
 {
@@ -259,7 +219,7 @@ static int list_domus_try(struct doms *l, const char **what, char *path)
 	return xen_each_domu(&xd.xs, add_dom, l, what, path);
 }
 
-static void list_domus(struct doms *l)
+void list_domus(struct doms *l)
 {
 	const char *what;
 	char path[64];
@@ -269,7 +229,7 @@ static void list_domus(struct doms *l)
 		xen_xs_die(&xd.xs, what, path, ret);
 }
 
-static int in_doms(const struct doms *l, const char *name)
+int in_doms(const struct doms *l, const char *name)
 {
 	size_t len = strlen(name);
 
@@ -302,7 +262,7 @@ static int running_in(struct doms *l, int list, const char *name)
 }
 
 /* The same against a list made now (start's creates change it). */
-static int running(const char *name)
+int running(const char *name)
 {
 	static struct doms l;
 
@@ -380,457 +340,6 @@ static int is_type(const char *path, mode_t type)
 	struct stat st;
 
 	return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == type;
-}
-
-/* ---- the domain actions ------------------------------------------------------ */
-
-enum kind { K_RESTORE, K_CREATE, K_MIGRATE, K_SAVE, K_SHUTDOWN, K_WAIT };
-enum { J_PENDING, J_RUNNING, J_DONE };
-
-struct job {
-	const char *name, *file;   /* file: the image or config */
-	unsigned id;
-	pid_t pid;
-	int out;                   /* xl's stderr (a memfd), -1 */
-	uint64_t start, end, deadline;
-	unsigned char state, begun, interrupted, skipped;
-	int status;                /* as bash's $? */
-	unsigned dots;
-};
-
-static int has_dots(enum kind k)
-{
-	return k == K_MIGRATE || k == K_SAVE || k == K_WAIT;
-}
-
-static void begin_msg(enum kind k, const struct job *j)
-{
-	char id[12];
-
-	id[fmt_u64_base(id, j->id, 10)] = '\0';
-	switch (k) {
-	case K_RESTORE:
-		say("Restoring Xen domain ", j->name, " (from ", j->file, ")...");
-		break;
-	case K_CREATE:
-		say("Starting Xen domain ", j->name, " (from ", j->file, ")...");
-		break;
-	case K_MIGRATE:
-		say("Migrating Xen domain ", j->name, " (", id, ")...");
-		break;
-	case K_SAVE:
-		say("Saving Xen domain ", j->name, " (", id, ")...");
-		break;
-	case K_SHUTDOWN:
-		say("Shutting down Xen domain ", j->name, " (", id, ")...");
-		break;
-	case K_WAIT:
-		say("Waiting for Xen domain ", j->name, " (", id, ") to shut down...");
-		break;
-	}
-}
-
-/* What xl wrote on stderr: as it is (`cat`), or as `echo "$(...)"` shows
- * it (trailing newlines dropped, one added). */
-static void show_output(int fd, int echo)
-{
-	char buf[4096];
-	size_t nl = 0;
-	ssize_t n;
-
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		size_t keep = (size_t)n;
-
-		if (echo) {
-			while (keep && buf[keep - 1] == '\n')
-				keep--;
-			if (keep == 0) {
-				nl += (size_t)n;
-				continue;
-			}
-			for (; nl; nl--)
-				write_all(1, LIT("\n"));
-			nl = (size_t)n - keep;
-		}
-		write_all(1, buf, keep);
-	}
-	if (echo)
-		write_all(1, LIT("\n"));
-}
-
-/* DIR/.NAME.saving for the image DIR/NAME: where xl save writes, renamed
- * to DIR/NAME once it succeeded. */
-static char *saving_path(const char *file)
-{
-	static char path[XD_VALUE_MAX + XS_PAYLOAD_MAX + 16];
-	const char *base = path_basename(file);
-	size_t dlen = (size_t)(base - file), blen = strlen(base);
-
-	memcpy(path, file, dlen);
-	path[dlen] = '.';
-	memcpy(path + dlen + 1, base, blen);
-	memcpy(path + dlen + 1 + blen, ".saving", sizeof(".saving"));
-	return path;
-}
-
-static void argv_id(char *num, unsigned id)
-{
-	num[fmt_u64_base(num, id, 10)] = '\0';
-}
-
-static void start_xl(enum kind k, struct job *j)
-{
-	static char num[12], *words[XD_VALUE_MAX / 2 + 8];
-	static char migrate[XD_VALUE_MAX];
-	char **argv = words;
-	size_t n = 0;
-	sigset_t none;
-	pid_t pid;
-
-	argv[n++] = xd.xl;
-	switch (k) {
-	case K_RESTORE:
-		argv[n++] = (char *)"restore";
-		argv[n++] = (char *)j->file;
-		break;
-	case K_CREATE:
-		argv[n++] = (char *)"create";
-		argv[n++] = (char *)"--quiet";
-		argv[n++] = (char *)"--defconfig";
-		argv[n++] = (char *)j->file;
-		break;
-	case K_MIGRATE:
-		argv[n++] = (char *)"migrate";
-		argv_id(num, j->id);
-		argv[n++] = num;
-		/* $XENDOMAINS_MIGRATE unquoted: split at blanks */
-		memcpy(migrate, xd.var[V_MIGRATE], sizeof(migrate));
-		n = initscript_split(argv, n, migrate);
-		break;
-	case K_SAVE:
-		argv[n++] = (char *)"save";
-		argv_id(num, j->id);
-		argv[n++] = num;
-		argv[n++] = saving_path(j->file);
-		break;
-	case K_SHUTDOWN:
-		argv[n++] = (char *)"shutdown";
-		argv_id(num, j->id);
-		argv[n++] = num;
-		break;
-	case K_WAIT:
-		return;
-	}
-	argv[n] = NULL;
-	j->out = memfd_create("xl-stderr", MFD_CLOEXEC);
-	if (j->out < 0)
-		die_msg(EXIT_XD_FAIL, "cannot make a buffer for xl's messages "
-			"(memfd_create): ", errno_text(errno));
-	pid = vfork();
-	if (pid < 0)
-		die_msg(EXIT_XD_FAIL, "cannot start xl (vfork): ", errno_text(errno));
-	if (pid == 0) {
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(xd.nullfd, 1) < 0 || dup2(j->out, 2) < 0)
-			_exit(126);
-		execve(xd.xl, argv, environ);
-		write_strs(2, "xendomains: cannot run ", xd.xl, ": ",
-			   errno_text(errno), "\n");
-		_exit(errno == ENOENT ? 127 : 126);
-	}
-	j->pid = pid;
-}
-
-/* Under systemd (the unit's NotifyAccess=exec), the start or stop job's
- * timeout made to last this action at least: its bound, MAXWAIT + 1 s,
- * and 10 s for xl to end after the SIGINT; 300 s for those the script
- * does not bound (restore, create, the shutdown request). */
-static void extend_timeout(enum kind k)
-{
-	uint64_t s = 300;
-
-	if (has_dots(k) && xd.maxwait >= 0)
-		s = (uint64_t)xd.maxwait < UINT64_MAX / 1000000 - 11 ?
-		    (uint64_t)xd.maxwait + 11 : UINT64_MAX / 1000000;
-	sd_notify_extend_timeout(s * 1000000);
-}
-
-static void start_job(enum kind k, struct job *j)
-{
-	extend_timeout(k);
-	j->start = clock_ms();
-	j->state = J_RUNNING;
-	j->out = -1;
-	j->deadline = 0;
-	/* and a shutdown request's (the script has none: xl hangs there when
-	 * xenstored does not answer; a request takes xl a moment) */
-	if (has_dots(k) || (k == K_SHUTDOWN && xd.maxwait >= 0))
-		j->deadline = j->start + (uint64_t)(xd.maxwait + 1) * 1000;
-	if (k != K_WAIT) {
-		start_xl(k, j);
-		return;
-	}
-	/* timeout_domain: no step at all (a bad MAXWAIT) fails at once */
-	if (xd.maxwait < 0 || !running(j->name)) {
-		j->state = J_DONE;
-		j->end = j->start;
-		j->status = xd.maxwait < 0;
-	}
-}
-
-/* The "..." marks the script prints, one a second of its polling: here
- * one per whole second the action has taken, up to its deadline. */
-static void print_dots(const struct job *jc, struct job *j, uint64_t now)
-{
-	uint64_t t = (jc->state == J_DONE ? jc->end : now) - jc->start;
-	uint64_t want = t / 1000;
-
-	if (want > (uint64_t)(xd.maxwait + 1))
-		want = (uint64_t)(xd.maxwait + 1);
-	for (; j->dots < want; j->dots++)
-		say("...");
-}
-
-static void finish(enum kind k, struct job *j)
-{
-	if (j->skipped) {
-		log_action_end_msg(1, "not started: xendomains got a stop signal");
-		return;
-	}
-	switch (k) {
-	case K_RESTORE:
-		if (j->status == 0 && unlink(j->file) < 0)
-			write_strs(2, "rm: cannot remove '", j->file, "': ",
-				   errno_text(errno), "\n");
-		log_action_end_msg(j->status, NULL);
-		if (j->status)
-			show_output(j->out, 1);
-		break;
-	case K_CREATE:
-		log_action_end_msg(j->status, NULL);
-		if (j->status)
-			show_output(j->out, 1);
-		break;
-	case K_MIGRATE:
-		log_action_end_msg(j->status, NULL);
-		if (j->status)
-			show_output(j->out, 0);
-		break;
-	case K_SAVE: {
-		const char *tmp = saving_path(j->file);
-
-		if (j->status == 0 && rename(tmp, j->file) < 0) {
-			log_action_end_msg(1, NULL);
-			warn_msg("cannot rename ", tmp, " to ", j->file, ": ",
-				 errno_text(errno), ": the image is kept there, not "
-				 "restored at start");
-			break;
-		}
-		log_action_end_msg(j->status, NULL);
-		if (j->status)
-			show_output(j->out, 0);
-		if (j->status && unlink(tmp) == 0)
-			warn_msg(tmp, ": removed: the save of ", j->name,
-				 " failed, its image is not whole");
-		break;
-	}
-	case K_SHUTDOWN:
-		show_output(j->out, 0);
-		log_action_end_msg(j->status, NULL);
-		break;
-	case K_WAIT:
-		log_action_end_msg(j->status, NULL);
-		break;
-	}
-	if (j->out >= 0)
-		close(j->out);
-	j->out = -1;
-}
-
-/* @releaseDomain: a second connection, only for its events. */
-static int watch_fd(void)
-{
-	char reply[64];
-	struct xs_request rq = { XS_WATCH, 0, "@releaseDomain", "xendomains", 11 };
-	long n;
-	int ret;
-
-	if (xd.watch.fd >= 0 || xd.watch_lost)
-		return xd.watch_lost ? -1 : xd.watch.fd;
-	ret = xs_open(&xd.watch, clock_ms() + XD_XS_MS);
-	if (ret < 0)
-		xen_xs_die(&xd.watch, "connect", "", ret);
-	n = xs_request(&xd.watch, &rq, reply, sizeof(reply));
-	if (n < 0)
-		xen_xs_die(&xd.watch, "WATCH", "@releaseDomain", n);
-	{
-		int one = 1;
-
-		ioctl(xd.watch.fd, FIONBIO, &one);
-	}
-	return xd.watch.fd;
-}
-
-/* Every event read (their content does not matter: each means a domain
- * went; the waits check their names again). 0, or -1 when the connection
- * is gone (then every tick checks). */
-static int drain_watch(void)
-{
-	char buf[4096];
-	ssize_t n;
-
-	while ((n = read(xd.watch.fd, buf, sizeof(buf))) > 0)
-		;
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		warn_msg(xd.watch.dev, ": the @releaseDomain watch was lost: "
-			 "checking every second");
-		xs_close(&xd.watch);
-		xd.watch.fd = -1;
-		xd.watch_lost = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* A running action's end: its status as bash's $?, its time. */
-static void job_ended(struct job *j, int status, uint64_t at, unsigned *active)
-{
-	j->state = J_DONE;
-	j->end = at;
-	j->status = status;
-	(*active)--;
-}
-
-static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
-{
-	struct signalfd_siginfo si;
-	int st;
-	pid_t pid;
-
-	while (read(xd.sigfd, &si, sizeof(si)) > 0)
-		if (si.ssi_signo != SIGCHLD && !xd.stop_sig) {
-			xd.stop_sig = (int)si.ssi_signo;
-			warn_msg(xd.stop_sig == SIGTERM ? "SIGTERM" :
-				 xd.stop_sig == SIGINT ? "SIGINT" : "SIGHUP",
-				 ": no further domain action "
-				 "is started; the running ones are waited for");
-		}
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-		for (size_t i = from; i < to; i++)
-			if (jobs[i].state == J_RUNNING && jobs[i].pid == pid) {
-				job_ended(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) :
-					  128 + WTERMSIG(st), clock_ms(), active);
-				break;
-			}
-}
-
-/* Run n actions of kind k, par at a time, their lines in order: the first
- * unfinished one's line is printed as it goes ("..." marks included), a
- * later one's once it is the first. */
-static void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
-{
-	size_t next = 0, head = 0;
-	unsigned active = 0;
-	int check_all = 0;
-
-	for (;;) {
-		uint64_t now, wake = UINT64_MAX;
-		struct pollfd fds[2];
-		int nfds = 1, timeout;
-
-		while (active < par && next < n && !xd.stop_sig) {
-			start_job(k, &jobs[next]);
-			if (jobs[next].state == J_RUNNING)
-				active++;
-			next++;
-		}
-		/* stopped: the waits end now, the xl processes are waited
-		 * for (killing a save mid-way loses its guest), and what was
-		 * not started is said as such once its line comes */
-		if (xd.stop_sig) {
-			if (k == K_WAIT)
-				for (size_t i = head; i < next; i++)
-					if (jobs[i].state == J_RUNNING)
-						job_ended(&jobs[i], 1, clock_ms(), &active);
-			if (active == 0)
-				for (; next < n; next++) {
-					jobs[next].skipped = 1;
-					jobs[next].state = J_DONE;
-				}
-		}
-		now = clock_ms();
-		while (head < next) {
-			struct job *j = &jobs[head];
-
-			if (!j->begun) {
-				begin_msg(k, j);
-				j->begun = 1;
-			}
-			if (has_dots(k) && !j->skipped)
-				print_dots(j, j, now);
-			if (j->state != J_DONE)
-				break;
-			finish(k, j);
-			head++;
-		}
-		if (head == n)
-			return;
-		if (head < next && has_dots(k) && jobs[head].state == J_RUNNING &&
-		    jobs[head].dots < (uint64_t)(xd.maxwait + 1))
-			wake = jobs[head].start + (jobs[head].dots + 1) * 1000ULL;
-		for (size_t i = head; i < next; i++)
-			if (jobs[i].state == J_RUNNING && jobs[i].deadline &&
-			    !jobs[i].interrupted && jobs[i].deadline < wake)
-				wake = jobs[i].deadline;
-		fds[0].fd = xd.sigfd;
-		fds[0].events = POLLIN;
-		if (k == K_WAIT) {
-			int fd = watch_fd();
-
-			if (fd < 0)
-				check_all = 1;
-			else {
-				fds[1].fd = fd;
-				fds[1].events = POLLIN;
-				nfds = 2;
-			}
-			if (check_all && wake > now + 1000)
-				wake = now + 1000;
-		}
-		timeout = wake == UINT64_MAX ? -1 :
-			wake <= now ? 0 : (int)(wake - now);
-		if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR)
-			die_msg(EXIT_XD_FAIL, "poll: ", errno_text(errno));
-		if (fds[0].revents)
-			reap(jobs, head, next, &active);
-		if (k == K_WAIT && (check_all ||
-				    (nfds == 2 && fds[1].revents && drain_watch() == 0) ||
-				    xd.watch.fd < 0)) {
-			static struct doms l;
-
-			list_domus(&l);
-			for (size_t i = head; i < next; i++)
-				if (jobs[i].state == J_RUNNING &&
-				    !in_doms(&l, jobs[i].name))
-					job_ended(&jobs[i], 0, clock_ms(), &active);
-		}
-		now = clock_ms();
-		for (size_t i = head; i < next; i++) {
-			struct job *j = &jobs[i];
-
-			if (j->state != J_RUNNING || !j->deadline || j->deadline > now)
-				continue;
-			if (k == K_WAIT) {
-				job_ended(j, 1, now, &active);
-			} else if (!j->interrupted) {
-				kill(j->pid, SIGINT);   /* then waited for, as bash's wait */
-				j->interrupted = 1;
-			}
-		}
-	}
 }
 
 /* ---- the steps ------------------------------------------------------------------ */
