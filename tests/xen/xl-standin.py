@@ -28,6 +28,11 @@
 #                                          it as it kills real xl (status 130
 #                                          in the shell), nothing done
 #               never                      shutdown: exit 0, the domain stays
+#               killxs                     save: the stand-in xenstored killed
+#                                          (SIGKILL to the pid in xenstored-pid)
+#                                          once the save has begun, then as
+#                                          save goes on: its image written, the
+#                                          domain's removal failing (status 1)
 #               partial<TAB>CODE<TAB>MESSAGE
 #                                          save: FILE written half (PARTIAL and
 #                                          the name: as a full disk leaves it),
@@ -61,7 +66,8 @@
 #                              a delay rule in the background (a child that
 #                              sleeps the delay, then removes it)
 # An ID that is no domain: real xl's "... is an invalid domain identifier"
-# error, exit 1 (save, migrate, shutdown).
+# error, exit 1 (save, migrate, shutdown). xenstored gone (the socket refused,
+# closed, a broken pipe): "libxl: error: xenstore: ERROR", exit 1.
 import codecs, json, os, re, signal, socket, struct, sys, time
 
 # SIGINT kills it as it kills real xl (no traceback, status 130 in the shell)
@@ -261,6 +267,9 @@ def main():
         d, name = by_id(xs, args[0])
         err(b'Saving to ' + args[1] + b' new xl format (info 0x3/0x0/1397)\n')
         r = rule('save', name)
+        if r and r[0] == 'killxs':
+            os.kill(int(open(os.path.join(STATE, 'xenstored-pid')).read()), signal.SIGKILL)
+            time.sleep(0.2)
         if r and r[0] == 'partial':
             with open(args[1], 'wb') as f:
                 f.write(b'PARTIAL ' + name)
@@ -317,4 +326,10 @@ def main():
     return 1
 
 
-sys.exit(main())
+try:
+    sys.exit(main())
+except OSError as e:
+    # xenstored gone (refused, closed, a broken pipe): one line and status 1,
+    # as xl fails when libxl loses xenstore (not a traceback)
+    err(b'libxl: error: xenstore: ' + str(e).encode() + b'\n')
+    sys.exit(1)
