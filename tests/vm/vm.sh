@@ -13,8 +13,8 @@
 # toolstack start, the founding scenario (seed: five domUs saved and
 # restored by xendomains), the PVH and HVM domUs (guests), the driver
 # domain (its 6.12 kernel's xenbus device), xendomains under faults (a
-# full disk, SIGTERM, a truncated image: the same applet and script on
-# both releases), the shell-less dom0 (noshell)
+# full disk, SIGTERM, a truncated image, xenstored killed: the same
+# applet and script on both releases), the shell-less dom0 (noshell)
 # and the plain boot (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
 # same stub and tool checks, the domU lifecycles (the per-domU process
 # table; no untraced rounds: VM_LIFECYCLES=0), xen-init-*, xendomains,

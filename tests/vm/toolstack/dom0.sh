@@ -22,7 +22,7 @@
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
 #  6. xendomains when a save or a restore fails: a full disk, SIGTERM mid-save, a truncated
-#     image (faults.sh); xenstored killed during stop only when named (it kills oxenstored)
+#     image, xenstored killed during stop (faults.sh): LAST, as oxenstored dies in it
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
 # after a FAIL); the traces, xl -vvv logs and consoles in /vmtest/out, from which the host
 # (tests/vm/proctable) makes the process table.
@@ -710,19 +710,13 @@ if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)
 	part_took hotplug $t0
 fi
 # ---- 6. faults: xendomains when a save or restore fails (faults.sh) --------------------------
-# the last part. xenstored killed during stop (faults_xenstore_gone) runs only when named
-# (VM_TOOLSTACK_ONLY="faults-xenstore"): it kills oxenstored, and its first runs saw both
-# saves end and the stop list xenstore after the kill; not yet a check make check can hold
+# the last part: xenstored killed during stop ends it (nothing that needs xenstore after it)
 if want faults; then
 	t0=$EPOCHREALTIME
 	[ "$BASELINES" = 1 ] && faults_run debian
 	faults_run forkless
-	part_took faults $t0
-fi
-if [[ " $ONLY " == *" faults-xenstore "* ]]; then
-	t0=$EPOCHREALTIME
 	faults_xenstore_gone
-	part_took faults-xenstore $t0
+	part_took faults $t0
 fi
 save
 timeout 10 xl list >$T/final-xl-list.txt 2>&1

@@ -23,10 +23,11 @@
 #           its auto config not booted (as the script does), fa-SET-2 left running
 #       Debian's outcome is INFO lines (make bench-vm, VM_BASELINES=1); forkless's is checked.
 #   faults_xenstore_gone
-#       (VM_TOOLSTACK_ONLY="faults-xenstore" alone, last in the boot: it kills oxenstored) the two domUs up, `xendomains stop` saving to
-#       the 9p share with XENDOMAINS_STOP_MAXWAIT=20, oxenstored killed once the first save
-#       has begun: the stop ends within its bound, names the domains it left, and leaves no
-#       image. With BASELINES=1, Debian's script then, xenstored gone: its outcome as INFO.
+#       (last in the boot: it kills oxenstored) the two domUs up, `xendomains stop` saving to the 9p share with
+#       XENDOMAINS_STOP_MAXWAIT=20, xenstored killed once the first save has ended: the
+#       stop ends within its bound, exit 1, each domain saved or named as left, no
+#       image half-written. With BASELINES=1, Debian's script then, xenstored gone: its outcome
+#       as INFO.
 FA_SMALL=/run/xd-small
 FA_MAXWAIT=20
 
@@ -95,7 +96,14 @@ faults_run() { # debian|forkless
 	bad=
 	for n in $names; do in_list $n || bad="$bad $n"; done
 	info "faults ($v): boot after the full disk: rc=$FA_RC, not running:${bad:- none}; output: $(oneline $O/faults-$v-3-after-enospc.log)"
-	fa_say $v enospc-next-boot-creates "$([ -z "$bad" ] && echo 0)" "not running:$bad"
+	# created by this start (xl create succeeded: "done."), not refused; whether the guest's
+	# kernel then lives is its own (a 6.12 PV guest under TCG has been seen to crash at
+	# boot now and then; the INFO line says which ran when looked at)
+	local made=
+	for n in $names; do
+		grep -q "Starting Xen domain $n (from .*)\.\.\.done\.$" $O/faults-$v-3-after-enospc.log || made="$made $n"
+	done
+	fa_say $v enospc-next-boot-creates "$([ -z "$made" ] && echo 0)" "not created:$made"
 	for n in $bad; do xl create $D/$n.cfg >/dev/null 2>&1; done
 	umount $FA_SMALL
 	for n in $names; do seed_query $n || true; done
@@ -165,31 +173,43 @@ faults_xenstore_gone() {
 	for n in $names; do seed_query $n || bad="$bad $n"; done
 	kill $holder
 	[ -z "$bad" ] || { fail faults-xenstore-gone "no answer on the console of:$bad"; return 1; }
-	t0=$SECONDS
+	local xs_pids xs_left t_kill
+	xs_pids=$($V/busybox pidof oxenstored xenstored)
+	t0=$EPOCHREALTIME
 	timeout 300 $XD_BIN/xendomains stop >$O/faults-xs-gone.log 2>&1 &
 	pid=$!
-	while [ $k -lt 300 ] && ! ls -A $SEED_SAVE | grep -q .; do nap 0.2; k=$((k + 1)); done
-	nap 1
-	$V/busybox pkill -KILL oxenstored; $V/busybox pkill -KILL -x xenstored
+	# killed once the first save has ended (its image renamed into place): the
+	# second save, the shutdown step and the waits meet a dom0 without xenstored
+	while [ $k -lt 1500 ] && [ ! -f $SEED_SAVE/fa-xs-1 ] && [ ! -f $SEED_SAVE/fa-xs-2 ]; do
+		nap 0.2; k=$((k + 1))
+	done
+	kill -KILL $xs_pids
+	t_kill=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }")
+	nap 0.5
+	xs_left=$($V/busybox pidof oxenstored xenstored)
 	wait $pid
-	FA_RC=$? took=$((SECONDS - t0))
+	FA_RC=$? took=$(awk "BEGIN { printf \"%d\", $EPOCHREALTIME - $t0 }")
 	out=$(fa_files $SEED_SAVE)
-	info "faults: xenstored killed during stop: rc=$FA_RC after ${took}s, save dir: [$out]; output: $(oneline $O/faults-xs-gone.log)"
+	info "faults: xenstored (pids $xs_pids) killed ${t_kill}s into stop (left: ${xs_left:-none}): rc=$FA_RC after ${took}s, save dir: [$out]; output: $(oneline $O/faults-xs-gone.log)"
 	# bound: two saves to their deadline, xl's end, a xenstore exchange's 5 s
 	[ $FA_RC != 124 ] && [ $took -le $((2 * (FA_MAXWAIT + 1) + 30)) ] && pass faults-xenstore-gone-bounded ||
 		fail faults-xenstore-gone-bounded "rc=$FA_RC after ${took}s"
 	[ $FA_RC = 1 ] && grep -q "xenstore is gone" $O/faults-xs-gone.log && pass faults-xenstore-gone-said ||
 		fail faults-xenstore-gone-said "rc=$FA_RC: $(oneline $O/faults-xs-gone.log)"
 	bad=
-	for n in $names; do grep -q "$n .*is left as it is\|Saving Xen domain $n .*failed" $O/faults-xs-gone.log || bad="$bad $n"; done
-	[ -z "$bad" ] && pass faults-xenstore-gone-each-named || fail faults-xenstore-gone-each-named "not named:$bad"
+	# each domain saved (its image in place) or named as left
+	for n in $names; do
+		[ -f $SEED_SAVE/$n ] || grep -q "Xen domain $n (.*) is left as it is" $O/faults-xs-gone.log || bad="$bad $n"
+	done
+	[ -z "$bad" ] && pass faults-xenstore-gone-each-saved-or-named ||
+		fail faults-xenstore-gone-each-saved-or-named "neither saved nor named:$bad"
 	[ -z "$(ls -A $SEED_SAVE | grep '\.saving$')" ] && pass faults-xenstore-gone-no-partial ||
 		fail faults-xenstore-gone-no-partial "left: $out"
 	if [ "$BASELINES" = 1 ]; then
 		xd_use debian
-		t0=$SECONDS
+		t0=$EPOCHREALTIME
 		timeout 60 /etc/init.d/xendomains stop >$O/faults-xs-gone-debian.log 2>&1
-		info "faults (Debian's script): xenstored gone, stop: rc=$? after $((SECONDS - t0))s (124: still running at 60 s, killed); output: $(oneline $O/faults-xs-gone-debian.log)"
+		info "faults (Debian's script): xenstored gone, stop: rc=$? after $(awk "BEGIN { printf \"%d\", $EPOCHREALTIME - $t0 }")s (124: still running at 60 s, killed); output: $(oneline $O/faults-xs-gone-debian.log)"
 	fi
 	save
 }
