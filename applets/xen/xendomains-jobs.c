@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* xendomains-jobs.c - the xendomains applet's domain actions
- * (xendomains.h): each one xl process at the path the xen wrapper
+/* xendomains-jobs.c - the xendomains applet's state, the domain list it
+ * reads from xenstore, and its domain actions (xendomains.h; the lower
+ * of the applet's two files): each one xl process at the path the xen wrapper
  * resolves, started with vfork + execve, N at a time, its end a SIGCHLD
  * read from a signalfd (a wait's: xenstore's @releaseDomain), its lines
  * printed whole and in the script's order; saves written to
@@ -24,6 +25,102 @@
 #include "xendomains.h"
 
 extern char **environ;
+
+struct xd xd;
+
+/* ---- xenstore -------------------------------------------------------------- */
+
+static void xs_fresh(struct xs_conn *c)
+{
+	c->deadline_ms = clock_ms() + XD_XS_MS;
+}
+
+
+void *map(size_t size, const char *what)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		die_msg(EXIT_XD_FAIL, "cannot map ", what, ": ", errno_text(errno));
+	return p;
+}
+
+static int add_dom(void *ctx, unsigned id, const char *name, size_t len)
+{
+	struct doms *l = ctx;
+	struct dom *d = &l->d[l->n++];
+
+	d->id = id;
+	d->len = (unsigned)len;
+	d->name = l->arena + l->used;
+	memcpy(d->name, name, len);
+	d->name[len] = '\0';
+	l->used += len + 1;
+	return 0;
+}
+
+int list_domus_try(struct doms *l, const char **what, char *path)
+{
+	if (!l->d) {
+		l->d = map(sizeof(struct dom) * (XEN_DOMID_LAST + 1), "the domain list");
+		l->arena = map((size_t)(XEN_DOMID_LAST + 1) * (XS_PAYLOAD_MAX + 1),
+			       "the domain names");
+	}
+	l->n = l->used = 0;
+	xs_fresh(&xd.xs);
+	return xen_each_domu(&xd.xs, add_dom, l, what, path);
+}
+
+void list_domus(struct doms *l)
+{
+	const char *what;
+	char path[64];
+	int ret = list_domus_try(l, &what, path);
+
+	if (ret < 0)
+		xen_xs_die(&xd.xs, what, path, ret);
+}
+
+int in_doms(const struct doms *l, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->d[i].len == len && memcmp(l->d[i].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is a domain called name running? `xen domid NAME`: xl looks the name up
+ * among the hypervisor's domains, dom0 included; here among the domUs
+ * xen-init-list would list (l, listed first when list is set), and dom0's
+ * own name. */
+int running_in(struct doms *l, int list, const char *name)
+{
+	char value[XS_PAYLOAD_MAX + 1];
+	long n;
+
+	if (!*name)
+		return 0;   /* xl domid '': no such domain */
+	xs_fresh(&xd.xs);
+	n = xs_read(&xd.xs, 0, "/local/domain/0/name", value, sizeof(value));
+	if (n < 0 && n != -ENOENT)
+		xen_xs_die(&xd.xs, "READ", "/local/domain/0/name", n);
+	if (n >= 0 && strcmp(value, name) == 0)
+		return 1;
+	if (list)
+		list_domus(l);
+	return in_doms(l, name);
+}
+
+/* The same against a list made now (start's creates change it). */
+int running(const char *name)
+{
+	static struct doms l;
+
+	return running_in(&l, 1, name);
+}
 
 static int has_dots(enum kind k)
 {

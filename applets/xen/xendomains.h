@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* xendomains.h - what the xendomains applet's two files share:
- * xendomains.c (the settings, the domain list, the steps of start and
- * stop, status, main) and xendomains-jobs.c (the domain actions: one xl
- * process each, run N at a time, waited for on a signalfd and xenstore's
- * @releaseDomain). Not an interface: nothing else includes it. */
+ * xendomains.c (the settings, the directory lists, the steps of start and
+ * stop, status, main) calls into xendomains-jobs.c (the applet's state,
+ * the domain list read from xenstore, the domain actions: one xl process
+ * each, run N at a time, waited for on a signalfd and xenstore's
+ * @releaseDomain), never the other way (tests/build/cycles.sh). Not an
+ * interface: nothing else includes it. */
 #ifndef FORKLESS_XENDOMAINS_H
 #define FORKLESS_XENDOMAINS_H
 
@@ -58,12 +60,20 @@ struct doms {
 	size_t used;
 };
 
+/* ---- xendomains-jobs.c: the state, the domain list, the domain actions ------ */
+
+/* size bytes of fresh, unreserved memory; dies saying what it was for */
+void *map(size_t size, const char *what);
+/* the domUs as xen-init-list lists them: 0 or the xenstore error (what,
+ * path: the request); list_domus dies on the error */
+int list_domus_try(struct doms *l, const char **what, char *path);
 void list_domus(struct doms *l);
 int in_doms(const struct doms *l, const char *name);
-/* Is a domain called name running? (xendomains.c) */
+/* Is a domain called name running? (running_in: among l, listed first
+ * when list is set) */
+int running_in(struct doms *l, int list, const char *name);
 int running(const char *name);
 
-/* ---- the domain actions (xendomains-jobs.c) ---------------------------------- */
 
 enum kind { K_RESTORE, K_CREATE, K_MIGRATE, K_SAVE, K_SHUTDOWN, K_WAIT };
 enum { J_PENDING, J_RUNNING, J_DONE };
