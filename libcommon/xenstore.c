@@ -209,15 +209,11 @@ static int wait_fd(int fd, short events, uint64_t deadline_ms)
 /* write_all, for the socket too, which is non-blocking (open_socket): a
  * xenstored that stops reading leaves the write waiting until the
  * deadline, not for ever. The device is blocking: its writes never wait
- * for xenstored (the kernel queues them). On the socket MSG_NOSIGNAL: a
- * xenstored that died makes the write fail EPIPE, said by the caller,
- * not a SIGPIPE that kills it mid-way (xendomains between two steps). */
-static int send_all(int fd, const char *buf, size_t len, int device,
-		    uint64_t deadline_ms)
+ * for xenstored (the kernel queues them). */
+static int send_all(int fd, const char *buf, size_t len, uint64_t deadline_ms)
 {
 	while (len > 0) {
-		ssize_t n = device ? write(fd, buf, len) :
-			    send(fd, buf, len, MSG_NOSIGNAL);
+		ssize_t n = write(fd, buf, len);
 		int ret;
 
 		if (n < 0 && errno == EINTR)
@@ -256,7 +252,7 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 				       first_id + (uint32_t)i);
 
 		if (m == 0) {   /* full, or a device: send what is there first */
-			ret = send_all(fd, msg, len, device, deadline_ms);
+			ret = send_all(fd, msg, len, deadline_ms);
 			len = 0;
 			m = xs_encode(msg, XS_MSG_MAX, &ops[i].rq,
 				      first_id + (uint32_t)i);
@@ -264,7 +260,7 @@ static int send_requests(int fd, struct xs_op *ops, size_t n,
 		len += m;
 	}
 	if (ret == 0 && len)
-		ret = send_all(fd, msg, len, device, deadline_ms);
+		ret = send_all(fd, msg, len, deadline_ms);
 	for (size_t j = 0; ret < 0 && j < n; j++)
 		ops[j].ret = j == 0 ? ret : -ENOTCONN;
 	return ret;

@@ -561,7 +561,7 @@ static int in_dom0(void)
 int xendomains_main(int argc, char **argv)
 {
 	const char *action = argc > 1 ? argv[1] : "";
-	sigset_t chld;
+	sigset_t chld, blocked;
 	int ret;
 
 	initscript_systemd_redirect(&xd_script, argv[0], action);
@@ -617,7 +617,12 @@ int xendomains_main(int argc, char **argv)
 	sigaddset(&chld, SIGTERM);
 	sigaddset(&chld, SIGINT);
 	sigaddset(&chld, SIGHUP);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
+	/* and SIGPIPE blocked, never read: a write to a xenstored that died
+	 * fails EPIPE, and the stop says which domains it left instead of
+	 * ending on the signal (the children's masks are emptied) */
+	blocked = chld;
+	sigaddset(&blocked, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &blocked, NULL);
 	xd.sigfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (xd.sigfd < 0)
 		die_msg(EXIT_XD_FAIL, "signalfd: ", errno_text(errno));
