@@ -181,12 +181,14 @@ TEST_TOOLS := strace dash unshare setpriv mount file cpio xz zstd qemu-system-x8
 	pkg:qemu-system-common virtiofsd clang pkg:libclang-rt-dev python3 gcc pkg:libc6-dev brctl ip losetup ifconfig \
 	pkg:e2fsprogs pkg:btrfs-progs pkg:debhelper pkg:dpkg-dev pkg:mmdebstrap pkg:lintian
 
-# Two families at once, the VM boots alone after them (tests/run's
+# TEST_JOBS families at once, the VM boots alone after them (tests/run's
 # ALONE_FAMILIES): the host families are much waiting on dpkg, apt and
-# timeouts, the VM boots one CPU each under TCG.
+# timeouts (two at once kept 2 cores ~75% busy; three keep them busy),
+# the VM boots one CPU each under TCG.
+TEST_JOBS ?= 3
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
-	FORKLESS=$(abspath $(BIN)) tests/run -j 2
+	FORKLESS=$(abspath $(BIN)) tests/run -j $(TEST_JOBS)
 # What check-fast needs of them: not QEMU and cpio (the VM boots), nor the
 # packaging tools.
 TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common virtiofsd zstd \
@@ -197,12 +199,12 @@ TEST_TOOLS_FAST := $(filter-out cpio qemu-system-x86_64 pkg:qemu-system-common v
 # seconds; without the VM boots (and their preparation) and the slow
 # techniques of CHECK_FAST_SKIP
 # (the ASan rerun, the build matrix, the Debian packages: run them with
-# `tests/run asan build packaging`), two families at once (tests/run -j 2).
+# `tests/run asan build packaging`), TEST_JOBS families at once.
 FUZZ_SECONDS_FAST ?= 4
 CHECK_FAST_SKIP ?= vm vmprep asan build packaging
 check-fast: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS_FAST)
-	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run -j 2
+	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run -j $(TEST_JOBS)
 
 # Debian packages forkless and forkless-xen (dpkg-buildpackage -b -uc -us in
 # a copy of the tree; debian/build-debs), into build/deb; their tests alone.
