@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* fuzz_mountinfo.c - libFuzzer target for block's /proc/self/mountinfo
- * stream parser (applets/hotplug/mountinfo.c). The first input byte
+/* fuzz_mountinfo.c - libFuzzer target for the /proc/self/mountinfo
+ * stream parser (libcommon/mountinfo.c). The first input byte
  * picks a chunk size (1..256); the rest is fed whole and then in chunks
  * of that size, and both ways must give the same entries (the state
  * carried across chunks is the whole state). Each entry must keep the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hotplug/mountinfo.h"
+#include "mountinfo.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

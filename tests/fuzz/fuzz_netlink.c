@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* fuzz_netlink.c - libFuzzer target for the rtnetlink reply parser
- * (applets/hotplug/netlink.c): nl_parse_batch over one datagram, and for each
+ * (libcommon/netlink.c): nl_parse_batch over one datagram, and for each
  * message it hands out, the link and address parsers and the attribute
  * walk. The first 4 input bytes are the request's sequence number; the
  * rest is the datagram, copied to an aligned buffer as recv() fills it.
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "libcommon.h"
-#include "hotplug/netlink.h"
+#include "netlink.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// sources: applets/hotplug/mountinfo.c
-/* test_mountinfo.c - block's /proc/self/mountinfo parser
- * (applets/hotplug/mountinfo.c): crafted lines (escapes, optional fields,
+/* test_mountinfo.c - the /proc/self/mountinfo stream parser
+ * (libcommon/mountinfo.c): crafted lines (escapes, optional fields,
  * read-only mounts and superblocks, fields far longer than any buffer, a
  * last line without a newline), fed whole, cut in two at every offset,
  * and a byte at a time: every way gives the same entries. */
@@ -10,7 +9,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "hotplug/mountinfo.h"
+#include "mountinfo.h"
 
 /* The entries as text, one line each: MAJ:MIN|-  ro|rw  fstype  source. */
 struct sink {

@@ -30,11 +30,10 @@
  * no change, its vif gone or the change refused; it exits 0): a floor, not a
  * hotplug script. Exit 1 on any other error.
  * Its few lines of xs_wire, of RTM_NEWLINK and of the loop detach are its own,
- * not libcommon's xenstore.c nor the hotplug family's netlink.c and
- * loopdev.c: a floor is what any implementation must pay, so it sends the
- * bytes and reads the replies with nothing of forkless's around them (no
- * deadline, no checks of each reply); forkless's code is what it is
- * measured against. */
+ * not libcommon's xenstore.c, netlink.c nor loopdev.c: a floor is what
+ * any implementation must pay, so it sends the bytes and reads the
+ * replies with nothing of forkless's around them (no deadline, no checks
+ * of each reply); forkless's code is what it is measured against. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <net/if.h>
