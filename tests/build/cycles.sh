@@ -47,7 +47,10 @@ fi
 # libcommon/ knows no applet and nothing of core/.
 bad=$(grep -E '^build/libcommon/' "$base/calls" | grep -vE ' build/libcommon/' || true)
 [ -z "$bad" ] && pass "cycles/libcommon calls only libcommon" || fail "cycles/libcommon calls only libcommon" "$bad"
-bad=$(grep -lE '#include "(applet|applet_table|xen|mount|cgroup-resolve)\.h"' libcommon/*.[ch] || true)
+# (any header found outside libcommon/, by the include graph above, or the
+# generated table's: not a hand-kept list of names that misses new ones)
+bad=$({ awk '$1 ~ /^libcommon\// && $2 !~ /^libcommon\//' "$base/includes"
+	grep -l '#include "applet_table\.h"' libcommon/*.[ch]; } || true)
 [ -z "$bad" ] && pass "cycles/libcommon includes no core or applet header" ||
 	fail "cycles/libcommon includes no core or applet header" "$bad"
 exit 0
