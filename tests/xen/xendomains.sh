@@ -39,12 +39,28 @@
 #    reads xenstore and the configs itself (issue 29: no xl for a query).
 # Where the applet is meant to differ from Debian's script (its unquoted
 # expansions split names with spaces; its python3 xen-init-list dies on a
-# name that is not UTF-8), the state gives the applet's expected result
-# explicitly and the test prints `INFO: differs: STATE: REASON`.
-# Debian's results per state are kept in build/tests/xendomains/STATE/
-# debian.{out,err,rc,calls,files,doms,execs} (the applet's beside them).
-# Without the applet built in, Debian's side runs alone (and its results
-# are checked against what this file records of them).
+# name that is not UTF-8), the state says why (DIFFERS), its data files
+# (below) give the applet's expected result, and the test prints
+# `INFO: differs: STATE: REASON`.
+# Debian's results per state are kept in build/tests/xendomains.N/STATE/
+# (N: the copy that ran it) as debian.{out,err,rc,calls,files,doms,execs}
+# and debian.summary (the applet's beside them). Without the applet built
+# in, Debian's side runs alone (and its results are checked against the
+# record of them).
+#
+# The expected results are data, in tests/xen/xendomains.expected/:
+#   STATE.debian        Debian's results as recorded: the lines of its run's
+#                       debian.summary (see COLLECT), compared whole (final
+#                       newlines aside); to record them afresh, copy each
+#                       build/tests/xendomains.N/STATE/debian.summary there
+#   STATE.applet.FIELD  where the applet is meant to differ (the state sets
+#                       DIFFERS), its expected FIELD (calls out err rc files
+#                       doms, as `field` gives them): the file's text but its
+#                       last newline (an empty file: nothing); see WANT_ below
+#   STATE.notify        the messages the applet sends to NOTIFY_SOCKET, run
+#                       as systemd runs it on STATE, and its exit status
+#   watch.replies       the stand-in xenstored's replies to the watch check
+# byte for byte (tests/harness/licence.sh exempts the folder: no SPDX line).
 . "$(dirname "$0")/../lib.sh"
 need_root xendomains || exit 0
 for p in python3 unshare strace timeout; do
@@ -142,10 +158,12 @@ setup || { fail xendomains "the namespace: tmpfs /run, /sys, /proc; overlays on 
 #   ANY_ORDER=1            the applet's xl calls compared in any order (they
 #                          start together: XENDOMAINS_PARALLEL), its domains
 #                          by name (their ids follow the order restores end in)
-# and, where the applet is meant to differ, the applet's expected results:
-#   DIFFERS=REASON  WANT_CALLS= WANT_OUT= WANT_ERR= WANT_RC= WANT_FILES= WANT_DOMS=
-# (a WANT_ left unset: Debian's result; one starting with ~: an extended
-# regular expression the applet's result must match).
+# and, where the applet is meant to differ, DIFFERS=REASON; fresh sets the
+# applet's expected results WANT_CALLS WANT_OUT WANT_ERR WANT_RC WANT_FILES
+# WANT_DOMS from $EXPECTED/STATE.applet.FIELD (a WANT_ left unset, no file:
+# Debian's result; one starting with ~: an extended regular expression the
+# applet's result must match).
+EXPECTED=$TOP/tests/xen/xendomains.expected
 SAVE=/var/lib/xen/save
 dom() {
 	printf '/local/domain/%s/domid=%s\n/local/domain/%s/name=%s\n' "$1" "$1" "$1" "$2" >>"$base/xs/tree.in"
@@ -165,9 +183,16 @@ set_var() {
 unset_var() { set_var "$1" ""; }
 rule() { local IFS=$'\t'; printf '%s\n' "$*" >>/run/xl-standin/behave; }
 
+# expected VAR FILE: VAR set to the bytes of $EXPECTED/FILE
+expected() {
+	local v
+	v=$(cat "$EXPECTED/$2"; echo x)
+	printf -v "$1" '%s' "${v%x}"
+}
+
 # fresh STATE: everything a run sees, from nothing
 fresh() {
-	local st=$1
+	local st=$1 f want
 	if [ -n "$XS_STANDIN_PID" ]; then
 		kill "$XS_STANDIN_PID" 2>/dev/null; wait "$XS_STANDIN_PID" 2>/dev/null; XS_STANDIN_PID=
 	fi
@@ -180,6 +205,11 @@ fresh() {
 	install -m 755 "$DEBIAN_SCRIPTS/etc/init.d/xendomains" /etc/init.d/xendomains.distrib
 	unset WANT_CALLS WANT_OUT WANT_ERR WANT_RC WANT_FILES WANT_DOMS
 	"st_$st"
+	for f in calls out err rc files doms; do
+		[ -f "$EXPECTED/$st.applet.$f" ] || continue
+		expected want "$st.applet.$f"
+		printf -v "WANT_${f^^}" '%s' "${want%$'\n'}"
+	done
 	[ -z "$NO_DISTRIB" ] || rm -f /etc/init.d/xendomains.distrib
 	printf '%s\n' "$NEXT_DOMID" >/run/xl-standin/next-domid
 	if [ -z "$NO_PRIVCMD" ]; then
@@ -196,7 +226,7 @@ fresh() {
 # RESULT.doms: "ID NAME" of each domain in the stand-in xenstored's tree;
 # names with bytes outside 0x21-0x7e or a backslash written \xNN, as the
 # stand-in xl logs its calls. RESULT.summary: one line a fact, for
-# debian_record below: "rc N", "call XL-ARGS", "out LINE" (normalised),
+# debian_check below: "rc N", "call XL-ARGS", "out LINE" (normalised),
 # "err LINE" (python3's indented traceback frames left out: they name
 # python's version), "file NAME", "dom ID NAME"; out and err with bytes
 # below 0x20, from 0x7f and the backslash as \xNN.
@@ -380,20 +410,9 @@ send(13, b"/local/domain/0/x\0", 5); recv()
 send(5, b"@releaseDomain\0rel\0", 6); recv()
 send(5, b"@releaseDomain\0rel\0", 7); recv()
 '
+expected want watch.replies
 check "xendomains/the stand-in xenstored: WATCH, its first event, @releaseDomain when a domain goes, UNWATCH" \
-	"WATCH 1 OK|
-WATCH_EVENT 0 @releaseDomain|rel|
-WATCH 2 OK|
-WATCH_EVENT 0 /local/domain/7/device|dev|
-WRITE 3 OK|
-WATCH_EVENT 0 /local/domain/7/device/vif/0|dev|
-RM 4 OK|
-WATCH_EVENT 0 @releaseDomain|rel|
-WATCH_EVENT 0 /local/domain/7/device|dev|
-RM 5 OK|
-UNWATCH 6 OK|
-ERROR 7 ENOENT|
-" "$OUT$ERR"
+	"$want" "$OUT$ERR"
 fi
 
 # ---- the states -------------------------------------------------------------------
@@ -445,8 +464,6 @@ st_stop_save_partial() {
 	ACTION=stop; dom 3 web; dom 5 db
 	rule save web partial 1 'libxl: error: libxl_stream_write.c:329:libxl__xc_domain_save_done: saving domain: No space left on device'
 	DIFFERS="Debian's script leaves the partial image as /var/lib/xen/save/web (the next start tries it, fails, and does not boot web); the applet's was .web.saving, removed and said"
-	WANT_ERR='xendomains: /var/lib/xen/save/.web.saving: removed: the save of web failed, its image is not whole'
-	WANT_FILES='(dir 700)'$'\n''db'
 }
 st_start_truncated_image() {
 	# what Debian's script leaves after that: tried, kept, its auto config not booted
@@ -459,7 +476,6 @@ st_start_unfinished_save() {
 	auto web.cfg web
 	mkdir -p "$SAVE" && printf 'web' >"$SAVE/.web.saving"
 	DIFFERS="the applet names the unfinished save it leaves for the admin"
-	WANT_ERR='xendomains: /var/lib/xen/save/.web.saving: an unfinished save (the stop that wrote it ended first): kept, not restored'
 }
 st_stop_sigterm() {
 	# systemd's stop timeout: SIGTERM to the main process alone (KillMode=process)
@@ -468,11 +484,6 @@ st_stop_sigterm() {
 	rule save '*' delay 2
 	KILL_AFTER="TERM 1" LIMIT=40
 	DIFFERS="Debian's bash dies, its pipeline's subshell goes on saving (no shutdown step), until systemd's final kill cuts an xl save short and leaves a partial image to restore; the applet waits for web's save, starts no other action, exits 143"
-	WANT_CALLS='save 3 /var/lib/xen/save/web'
-	WANT_OUT='Saving Xen domain web (3)...done.'$'\n''Saving Xen domain db (5)...failed (not started: xendomains got a stop signal).'$'\n''Saving Xen domain mail (12)...failed (not started: xendomains got a stop signal).'
-	WANT_ERR='xendomains: SIGTERM: no further domain action is started; the running ones are waited for'
-	WANT_FILES='(dir 700)'$'\n''web'
-	WANT_DOMS='0 Domain-0'$'\n''5 db'$'\n''12 mail'
 }
 st_stop_xenstore_gone() {
 	# xenstored killed once db's save has begun (the stand-in xl kills it):
@@ -480,15 +491,6 @@ st_stop_xenstore_gone() {
 	ACTION=stop; dom 3 web; dom 5 db
 	rule save db killxs
 	DIFFERS="Debian's script leaves db's partial image as db (restored at the next start), its python3 xen-init-list fails (a traceback) and it exits 0; the applet removes the partial image, ends the stop naming db, exit 1"
-	WANT_ERR='~^xendomains: /var/lib/xen/save/\.db\.saving: removed: the save of db failed, its image is not whole
-xendomains: /var/run/xenstored/socket: .*: xenstore is gone, the stop ends here$'
-	WANT_OUT='~^Saving Xen domain web \(3\)\.\.\.done\.
-Saving Xen domain db \(5\)\.\.\.failed\.
-Saving to /var/lib/xen/save/db new xl format \(info 0x3/0x0/1397\)
-libxl: error: xenstore: .*
-Xen domain db \(5\) is left as it is: xenstore is gone\.$'
-	WANT_RC=1
-	WANT_FILES='(dir 700)'$'\n''web'
 }
 st_restart() { ACTION=restart; dom 3 web; auto web.cfg web; auto db.cfg db; }
 st_defaults_missing() {
@@ -496,51 +498,36 @@ st_defaults_missing() {
 	ACTION=stop; rm /etc/default/xendomains; dom 3 web
 	rule shutdown web never
 	DIFFERS="the applet says that XENDOMAINS_STOP_MAXWAIT is not set (Debian's script gives no time silently)"
-	WANT_ERR="xendomains: XENDOMAINS_STOP_MAXWAIT is not set: migrations, saves and waits get no time, as with Debian's script"
 }
 st_defaults_directory() {
 	ACTION=stop; rm /etc/default/xendomains; mkdir /etc/default/xendomains; dom 3 web
 	HANDOVER=1
 	DIFFERS="handed over to xendomains.distrib (the hand-over said on stderr), bash's error names the script as run"
-	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains.distrib: /etc/default/xendomains: Is a directory'$'\n''/etc/init.d/xendomains.distrib: line 30: .: /etc/default/xendomains: is a directory'
 }
 st_defaults_shell() {
 	image web
 	set_var XENDOMAINS_SAVE '$(echo /var/lib/xen/save)'
 	HANDOVER=1
 	DIFFERS="the hand-over is said on stderr"
-	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains.distrib: /etc/default/xendomains:18: command substitution $(...)'
 }
 st_defaults_shell_not_diverted() {
 	image web
 	set_var XENDOMAINS_SAVE '$(echo /var/lib/xen/save)'
 	HANDOVER=1 NO_DISTRIB=1
 	DIFFERS="the hand-over is said on stderr; Debian's script not diverted: it is run where it is"
-	WANT_ERR='xendomains: handing over to /etc/init.d/xendomains: /etc/default/xendomains:18: command substitution $(...)'
 }
 st_names_utf8_control() { ACTION=stop; dom 3 'g\xc3\xa4st-\xce\xa9'; dom 5 'esc\x1b[31mred'; }
 st_names_spaces_stop() {
 	ACTION=stop; dom 3 'web 1'; dom 5 db
 	DIFFERS="Debian's \`read id name discard\` cuts the name at the space: it saves domain 3 as \"web\""
-	WANT_CALLS='save 3 /var/lib/xen/save/web\x201'$'\n''save 5 /var/lib/xen/save/db'
-	WANT_OUT='Saving Xen domain web 1 (3)...done.'$'\n''Saving Xen domain db (5)...done.'
-	WANT_FILES='(dir 700)'$'\n''db'$'\n''web\x201'
 }
 st_names_spaces_start() {
 	image 'web 1'; auto web1.cfg 'web 1'
 	DIFFERS="Debian's \`[ -f \$file ]\` (unquoted) fails on the image \"web 1\" (bash's error): it boots the domain afresh from its auto config and leaves the image"
-	WANT_CALLS='restore /var/lib/xen/save/web\x201'
-	WANT_OUT='Restoring Xen domain web 1 (from /var/lib/xen/save/web 1)...done.'
-	WANT_ERR= WANT_FILES='(dir 755)'
-	WANT_DOMS='0 Domain-0'$'\n''10 web\x201'
 }
 st_names_not_utf8() {
 	ACTION=stop; dom 3 'bad\xff'; dom 5 db
 	DIFFERS="Debian's python3 xen-init-list dies (UnicodeDecodeError) on a name that is not UTF-8: no domain is saved or shut down"
-	WANT_CALLS='save 3 /var/lib/xen/save/bad\xff'$'\n''save 5 /var/lib/xen/save/db'
-	WANT_OUT=$'Saving Xen domain bad\xff (3)...done.\nSaving Xen domain db (5)...done.'
-	WANT_ERR= WANT_FILES='(dir 700)'$'\n''bad\xff'$'\n''db'
-	WANT_DOMS='0 Domain-0'
 }
 st_unknown_action() { ACTION=bogus; dom 3 web; }
 # XENDOMAINS_PARALLEL (the applet's; Debian's script ignores it): three 2 s
@@ -554,7 +541,6 @@ st_stop_save_parallel() {
 st_parallel_invalid() {
 	ACTION=stop; set_var XENDOMAINS_PARALLEL abc; dom 3 web
 	DIFFERS="the applet says that XENDOMAINS_PARALLEL is not a number (Debian's script does not read it) and saves one at a time"
-	WANT_ERR="xendomains: XENDOMAINS_PARALLEL='abc' is not a number of domains from 1 to 64: one at a time"
 }
 st_start_restore_parallel() {
 	set_var XENDOMAINS_PARALLEL 3
@@ -572,22 +558,19 @@ st_stop_wait_event() {
 st_status() {
 	ACTION=status; dom 3 web; dom 5 other; auto web.cfg web; auto db.cfg db; image mail
 	DIFFERS="status is the applet's own (Debian's script: its usage line, exit 3)"
-	WANT_CALLS= WANT_ERR= WANT_RC=3
-	WANT_OUT='Xen domain db (from /etc/xen/auto/db.cfg) is not running.'$'\n''Xen domain web (from /etc/xen/auto/web.cfg) is running.'$'\n''Xen domain other (5) is running, not from XENDOMAINS_AUTO.'$'\n''Saved image /var/lib/xen/save/mail is waiting to be restored.'
 }
 st_not_dom0() { ACTION=stop; NO_PRIVCMD=1; dom 3 web; image db; }
 st_xenstored_silent() {
 	XS_ARGS=(--silent); LIMIT_DEBIAN=4; LIMIT=15; image web
 	DIFFERS="Debian's script hangs in its first \`xen list\` (killed by timeout 4 here: exit 124); the applet gives up within its bound, with a message naming xenstore"
-	WANT_RC='~^[1-9]$' WANT_ERR='~xenstore' WANT_CALLS= WANT_OUT=
 }
 
-# debian_check STATE: Debian's results as this file records them (below),
+# debian_check STATE: Debian's results as recorded in $EXPECTED/STATE.debian,
 # so that Debian's side is checked even without the applet, and a change of
 # the oracle (lsb-base, xen-utils-common) shows.
 debian_check() {
 	local want got
-	want=$(debian_record "$1")
+	want=$(cat "$EXPECTED/$1.debian")
 	got=$(cat "$RES/$1/debian.summary")
 	if [ "$want" == "$got" ]; then
 		pass "xendomains/$1: Debian's script as recorded"
@@ -595,427 +578,6 @@ debian_check() {
 		fail "xendomains/$1: Debian's script as recorded" "the record vs this run" \
 			"$(diff -u --label record --label debian <(printf '%s\n' "$want") <(printf '%s\n' "$got"))"
 	fi
-}
-debian_record() {
-	case $1 in
-	stop_xenstore_gone) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-out Saving Xen domain web (3)...done.
-out Saving Xen domain db (5)...failed.
-out Saving to /var/lib/xen/save/db new xl format (info 0x3/0x0/1397)
-out libxl: error: xenstore: [Errno 32] Broken pipe
-err libxl: error: xenstore: [Errno 111] Connection refused
-err Traceback (most recent call last):
-err subprocess.CalledProcessError: Command '('xen', 'list', '-l')' returned non-zero exit status 1.
-err libxl: error: xenstore: [Errno 111] Connection refused
-err Traceback (most recent call last):
-err subprocess.CalledProcessError: Command '('xen', 'list', '-l')' returned non-zero exit status 1.
-file (dir 700)
-file db
-file web
-dom 0 Domain-0
-dom 5 db
-EOF
-		;;
-	stop_save_partial) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-call shutdown 3
-out Saving Xen domain web (3)...failed.
-out Saving to /var/lib/xen/save/web new xl format (info 0x3/0x0/1397)
-out libxl: error: libxl_stream_write.c:329:libxl__xc_domain_save_done: saving domain: No space left on device
-out Saving Xen domain db (5)...done.
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-file (dir 700)
-file db
-file web
-dom 0 Domain-0
-EOF
-		;;
-	start_truncated_image) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/db
-call restore /var/lib/xen/save/web
-out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
-out Restoring Xen domain web (from /var/lib/xen/save/web)...failed.
-out Loading new save file /var/lib/xen/save/web (new xl fmt info 0x3/0x0/1397)
-out  Savefile contains xl domain config in JSON format
-out Parsing config from <saved>
-out libxl: error: libxl_stream_read.c:850:libxl__xc_domain_restore_done: restoring domain: Input/output error
-out Starting Xen domain web (from /etc/xen/auto/web.cfg)...failed (restore failed).
-file (dir 755)
-file web
-dom 0 Domain-0
-dom 10 db
-EOF
-		;;
-	start_unfinished_save) cat <<'EOF'
-rc 0
-call create --quiet --defconfig /etc/xen/auto/web.cfg
-out Starting Xen domain web (from /etc/xen/auto/web.cfg)...done.
-file (dir 755)
-file .web.saving
-dom 0 Domain-0
-dom 10 web
-EOF
-		;;
-	stop_sigterm) cat <<'EOF'
-rc 143
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-call save 12 /var/lib/xen/save/mail
-out Saving Xen domain web (3)...done.
-out Saving Xen domain db (5)...done.
-out Saving Xen domain mail (12)...done.
-file (dir 700)
-file db
-file mail
-file web
-dom 0 Domain-0
-EOF
-		;;
-	parallel_invalid) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-out Saving Xen domain web (3)...done.
-file (dir 700)
-file web
-dom 0 Domain-0
-EOF
-		;;
-	stop_save_parallel) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-call save 7 /var/lib/xen/save/mail
-out Saving Xen domain web (3)...done.
-out Saving Xen domain db (5)...done.
-out Saving Xen domain mail (7)...done.
-file (dir 700)
-file db
-file mail
-file web
-dom 0 Domain-0
-EOF
-		;;
-	start_restore_parallel) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/db
-call restore /var/lib/xen/save/mail
-call restore /var/lib/xen/save/web
-out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
-out Restoring Xen domain mail (from /var/lib/xen/save/mail)...done.
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 10 db
-dom 11 mail
-dom 12 web
-EOF
-		;;
-	stop_wait_event) cat <<'EOF'
-rc 0
-call shutdown 3
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-out Waiting for Xen domain web (3) to shut down...done.
-file (no save dir)
-dom 0 Domain-0
-EOF
-		;;
-	status) cat <<'EOF'
-rc 3
-out Usage: /etc/init.d/xendomains {start|stop|restart|reload|force-reload}
-file (dir 755)
-file mail
-dom 0 Domain-0
-dom 3 web
-dom 5 other
-EOF
-		;;
-	start_no_savedir) cat <<'EOF'
-rc 0
-call create --quiet --defconfig /etc/xen/auto/web.cfg
-out Starting Xen domain web (from /etc/xen/auto/web.cfg)...done.
-file (no save dir)
-dom 0 Domain-0
-dom 10 web
-EOF
-		;;
-	start_0_images) cat <<'EOF'
-rc 0
-file (dir 755)
-dom 0 Domain-0
-EOF
-		;;
-	start_1_image) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/web
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 10 web
-EOF
-		;;
-	start_3_images) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/db
-call restore /var/lib/xen/save/mail
-call restore /var/lib/xen/save/web
-out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
-out Restoring Xen domain mail (from /var/lib/xen/save/mail)...done.
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 10 db
-dom 11 mail
-dom 12 web
-EOF
-		;;
-	start_restore_fails) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/db
-call restore /var/lib/xen/save/web
-out Restoring Xen domain db (from /var/lib/xen/save/db)...done.
-out Restoring Xen domain web (from /var/lib/xen/save/web)...failed.
-out Loading new save file /var/lib/xen/save/web (new xl fmt info 0x3/0x0/1397)
-out  Savefile contains xl domain config in JSON format
-out Parsing config from <saved>
-out libxl: error: libxl_stream_read.c:850:libxl__xc_domain_restore_done: restoring domain: Invalid argument
-out Starting Xen domain web (from /etc/xen/auto/web.cfg)...failed (restore failed).
-file (dir 755)
-file web
-dom 0 Domain-0
-dom 10 db
-EOF
-		;;
-	start_auto) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/mail
-call create --quiet --defconfig /etc/xen/auto/broken.cfg
-call create --quiet --defconfig /etc/xen/auto/web.cfg
-out Restoring Xen domain mail (from /var/lib/xen/save/mail)...done.
-out Starting Xen domain bad (from /etc/xen/auto/broken.cfg)...failed.
-out libxl: error: libxl_create.c:1234:domcreate_rebuild_done: cannot (re-)build domain: -3
-out Xen domain db already running.
-out Starting Xen domain web (from /etc/xen/auto/web.cfg)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 3 db
-dom 10 mail
-dom 11 web
-EOF
-		;;
-	stop_save_1 | stop_maxwait_blank) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-out Saving Xen domain web (3)...done.
-file (dir 700)
-file web
-dom 0 Domain-0
-EOF
-		;;
-	stop_save_3) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-call save 12 /var/lib/xen/save/mail
-out Saving Xen domain web (3)...done.
-out Saving Xen domain db (5)...done.
-out Saving Xen domain mail (12)...done.
-file (dir 700)
-file db
-file mail
-file web
-dom 0 Domain-0
-EOF
-		;;
-	stop_migrate) cat <<'EOF'
-rc 0
-call migrate 3 otherhost --live
-call migrate 5 otherhost --live
-call save 5 /var/lib/xen/save/db
-out Migrating Xen domain web (3)...done.
-out Migrating Xen domain db (5)...failed.
-out migration target: Connection refused
-out Saving Xen domain db (5)...done.
-file (dir 700)
-file db
-dom 0 Domain-0
-EOF
-		;;
-	stop_shutdown) cat <<'EOF'
-rc 0
-call shutdown 3
-call shutdown 5
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-out Shutting down Xen domain db (5)...Shutting down domain 5
-out done.
-out Waiting for Xen domain db (5) to shut down...done.
-file (no save dir)
-dom 0 Domain-0
-EOF
-		;;
-	stop_save_deadline) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-call shutdown 3
-out Saving Xen domain web (3)...failed.
-out Saving to /var/lib/xen/save/web new xl format (info 0x3/0x0/1397)
-out Saving Xen domain db (5)...done.
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-file (dir 700)
-file db
-dom 0 Domain-0
-EOF
-		;;
-	stop_shutdown_deadline) cat <<'EOF'
-rc 0
-call shutdown 3
-call shutdown 5
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-out Shutting down Xen domain db (5)...Shutting down domain 5
-out done.
-out Waiting for Xen domain web (3) to shut down...failed.
-file (no save dir)
-dom 0 Domain-0
-dom 3 web
-EOF
-		;;
-	restart) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call restore /var/lib/xen/save/web
-call create --quiet --defconfig /etc/xen/auto/db.cfg
-out Saving Xen domain web (3)...done.
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-out Starting Xen domain db (from /etc/xen/auto/db.cfg)...done.
-file (dir 700)
-dom 0 Domain-0
-dom 10 web
-dom 11 db
-EOF
-		;;
-	defaults_missing) cat <<'EOF'
-rc 0
-call shutdown 3
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-out Waiting for Xen domain web (3) to shut down...failed.
-file (no save dir)
-dom 0 Domain-0
-dom 3 web
-EOF
-		;;
-	defaults_directory) cat <<'EOF'
-rc 0
-call shutdown 3
-out Shutting down Xen domain web (3)...Shutting down domain 3
-out done.
-err /etc/init.d/xendomains: line 30: .: /etc/default/xendomains: is a directory
-file (no save dir)
-dom 0 Domain-0
-EOF
-		;;
-	defaults_shell) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/web
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 10 web
-EOF
-		;;
-	defaults_shell_not_diverted) cat <<'EOF'
-rc 0
-call restore /var/lib/xen/save/web
-out Restoring Xen domain web (from /var/lib/xen/save/web)...done.
-file (dir 755)
-dom 0 Domain-0
-dom 10 web
-EOF
-		;;
-	names_utf8_control) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/g\xc3\xa4st-\xce\xa9
-call save 5 /var/lib/xen/save/esc\x1b[31mred
-out Saving Xen domain g\xc3\xa4st-\xce\xa9 (3)...done.
-out Saving Xen domain esc\x1b[31mred (5)...done.
-file (dir 700)
-file esc\x1b[31mred
-file g\xc3\xa4st-\xce\xa9
-dom 0 Domain-0
-EOF
-		;;
-	names_spaces_stop) cat <<'EOF'
-rc 0
-call save 3 /var/lib/xen/save/web
-call save 5 /var/lib/xen/save/db
-out Saving Xen domain web (3)...done.
-out Saving Xen domain db (5)...done.
-file (dir 700)
-file db
-file web
-dom 0 Domain-0
-EOF
-		;;
-	names_spaces_start) cat <<'EOF'
-rc 0
-call create --quiet --defconfig /etc/xen/auto/web1.cfg
-out Starting Xen domain web 1 (from /etc/xen/auto/web1.cfg)...done.
-err /etc/init.d/xendomains: line 90: [: /var/lib/xen/save/web: binary operator expected
-file (dir 755)
-file web\x201
-dom 0 Domain-0
-dom 10 web\x201
-EOF
-		;;
-	names_not_utf8) cat <<'EOF'
-rc 0
-err Traceback (most recent call last):
-err UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 296: invalid start byte
-err Traceback (most recent call last):
-err UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 296: invalid start byte
-err Traceback (most recent call last):
-err UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 296: invalid start byte
-file (dir 700)
-dom 0 Domain-0
-dom 3 bad\xff
-dom 5 db
-EOF
-		;;
-	unknown_action) cat <<'EOF'
-rc 3
-out Usage: /etc/init.d/xendomains {start|stop|restart|reload|force-reload}
-file (no save dir)
-dom 0 Domain-0
-dom 3 web
-EOF
-		;;
-	not_dom0) cat <<'EOF'
-rc 0
-file (dir 755)
-file db
-dom 0 Domain-0
-dom 3 web
-EOF
-		;;
-	xenstored_silent) cat <<'EOF'
-rc 124
-file (dir 755)
-file web
-dom 0 Domain-0
-EOF
-		;;
-	esac
 }
 
 state start_no_savedir "start, no save dir, one auto config"
@@ -1078,15 +640,16 @@ print("exit", rc)
 }
 if [ -n "$APPLET" ] && [ "${SHARD:-1}" = 1 ]; then
 	notify_run stop_save_3 stop
-	check "xendomains/notify: stop, three saves (MAXWAIT 300): 311 s each" \
-		"$(printf 'EXTEND_TIMEOUT_USEC=311000000\n%.0s' 1 2 3)"$'\nexit 0\n' "$OUT$ERR"
+	expected want stop_save_3.notify
+	check "xendomains/notify: stop, three saves (MAXWAIT 300): 311 s each" "$want" "$OUT$ERR"
 	notify_run start_3_images start
-	check "xendomains/notify: start, three restores: 300 s each" \
-		"$(printf 'EXTEND_TIMEOUT_USEC=300000000\n%.0s' 1 2 3)"$'\nexit 0\n' "$OUT$ERR"
+	expected want start_3_images.notify
+	check "xendomains/notify: start, three restores: 300 s each" "$want" "$OUT$ERR"
 	notify_run stop_shutdown_deadline stop
 	# (db is gone before the wait: only web's, bounded by MAXWAIT 1)
+	expected want stop_shutdown_deadline.notify
 	check "xendomains/notify: stop, two shutdown requests (300 s), a wait (MAXWAIT 1: 12 s)" \
-		$'EXTEND_TIMEOUT_USEC=300000000\nEXTEND_TIMEOUT_USEC=300000000\nEXTEND_TIMEOUT_USEC=12000000\nexit 0\n' "$OUT$ERR"
+		"$want" "$OUT$ERR"
 fi
 
 info "xendomains: $(( ($(date +%s%N) - T0) / 1000000 )) ms in all${SHARD:+ (copy $SHARD)}"
