@@ -206,6 +206,11 @@ check-fast: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS_FAST)
 	SKIP_FAMILIES="$(CHECK_FAST_SKIP)" FUZZ_SECONDS=$(FUZZ_SECONDS_FAST) FORKLESS=$(abspath $(BIN)) tests/run -j $(TEST_JOBS)
 
+# docs/applets.md and README's applet and Kconfig tables, from the
+# applets' headers (config/gen-docs.sh; tests/harness/docs.sh checks them).
+docs: $(GEN)/.applets.stamp
+	config/gen-docs.sh $(GEN)/contract docs/applets.md README.md
+
 # Debian packages forkless and forkless-xen (dpkg-buildpackage -b -uc -us in
 # a copy of the tree; debian/build-debs), into build/deb; their tests alone.
 deb:
@@ -272,5 +277,5 @@ help:
 	@echo "Named configs: $(patsubst config/%,%,$(wildcard config/*_defconfig))"
 
 .PHONY: all menuconfig defconfig allnoconfig allyesconfig olddefconfig \
-	savedefconfig install check check-fast check-packaging check-vm check-xen-toolstack \
+	savedefconfig install docs check check-fast check-packaging check-vm check-xen-toolstack \
 	deb bench bench-vm bench-shares bench-docs clean distclean help

@@ -28,12 +28,25 @@
 #                 components, one at= per applet
 #   //usage:TEXT        a line of the --help text of the last //applet: line
 #                       above it
+# and what a user relies on, of that same applet (docs/applets.md is made
+# of these lines, config/gen-docs.sh; tests/exits.sh checks the codes):
+#   //exit:CODE TEXT    an exit status and its meaning, one line each, in
+#                       --help after the usage lines (an empty line,
+#                       "Exit status:", "  CODE  TEXT" each); CODE is a number, 128+N (killed or
+#                       stopped by signal N) or `other` (any code not
+#                       listed: e.g. the exec'd tool's own)
+#   //exit-untested:CODE WHY   a declared CODE no test brings about, and why
+#   //replaces:TEXT     what it stands in for (markdown; one line or more)
+#   //messages:TEXT     the form of its messages (markdown; one line or more)
+#   //package:TEXT      where the Debian packages put it besides PATH
+# Every applet has //exit:, //replaces: and //messages: lines.
 # Every applet source lives in a family folder applets/FAMILY/, whose
 # Config.in is the family's menu: it sources OUTDIR/applets/FAMILY/Config.in,
 # which this script writes from the //config: lines of that folder's files,
 # so an applet's entry lands in its family's menu wherever its file sorts.
 # OUTDIR/Config.applets.in sources each family's menu, in folder order.
-# Writes those and OUTDIR/applet_table.h, each only when its content
+# Writes those, OUTDIR/applet_table.h and OUTDIR/contract (every applet's
+# lines above, its --help as printed, plain), each only when its content
 # changes, so an unchanged tree rebuilds nothing. A symbol of an
 # //applet: line without a `config SYMBOL` entry in some //config: line is
 # an error naming the file, line and symbol (a typo would otherwise build
@@ -85,6 +98,10 @@ BEGIN {
 }
 function bad(msg) {
 	print FILENAME ":" FNR ": " msg > "/dev/stderr"
+	err = 1
+}
+function bad_in(a, msg) {
+	print file[a] ": " msg > "/dev/stderr"
 	err = 1
 }
 function need_symbol(s, what) {
@@ -141,6 +158,7 @@ function cstr(s,    out, i, c) {
 		} else bad("unknown //applet: field " f[i])
 	}
 	names[++count] = cur
+	file[cur] = FILENAME
 	next
 }
 /^\/\/usage:/ {
@@ -148,9 +166,55 @@ function cstr(s,    out, i, c) {
 	if (cur == " bad") next
 	sub(/^\/\/usage:/, "")
 	usage[cur] = usage[cur] "\n\t\t" cstr($0)
+	helptext[cur] = helptext[cur] "@help " $0 "\n"
+}
+/^\/\/(exit|exit-untested|replaces|messages|package):/ {
+	kind = substr($0, 3); sub(/:.*/, "", kind)
+	text = $0; sub(/^\/\/[a-z-]+:/, "", text)
+	if (cur == "") { bad("//" kind ": before //applet:"); next }
+	if (cur == " bad") next
+	if (kind == "exit" || kind == "exit-untested") {
+		code = text; sub(/ .*/, "", code)
+		text = substr(text, length(code) + 2)
+		if (code !~ /^([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5]|128\+N|other)$/)
+			{ bad("//" kind ": CODE '" code "' is not 0-255, 128+N or other"); next }
+		if (text == "") { bad("//" kind ":" code " without its meaning"); next }
+		if (kind == "exit") {
+			if ((cur SUBSEP code) in exitcode) bad("exit " code " of " cur " declared twice")
+			exitcode[cur, code] = 1
+			line = sprintf("  %-6s%s", code, text)
+			if (length(line) > 79) bad("exit " code " of " cur ": the --help line is " length(line) " columns, over 79")
+			exitlines[cur] = exitlines[cur] "\n\t\t" cstr(line)
+			exithelp[cur] = exithelp[cur] "@help " line "\n"
+			help[cur] = help[cur] "@exit " code " " text "\n"
+		} else {
+			untested[cur] = untested[cur] " " code
+			help[cur] = help[cur] "@untested " code " " text "\n"
+		}
+		next
+	}
+	has[cur, kind] = 1
+	help[cur] = help[cur] "@" kind " " text "\n"
 }
 END {
+	for (i = 1; i <= count; i++) {
+		a = names[i]
+		if (exitlines[a] == "") bad_in(a, "applet " a ": no //exit: line")
+		if (!((a SUBSEP "replaces") in has)) bad_in(a, "applet " a ": no //replaces: line")
+		if (!((a SUBSEP "messages") in has)) bad_in(a, "applet " a ": no //messages: line")
+		k = split(untested[a], u, " ")
+		for (j = 1; j <= k; j++)
+			if (!((a SUBSEP u[j]) in exitcode)) bad_in(a, "applet " a ": //exit-untested:" u[j] " is no //exit: code")
+		usage[a] = usage[a] "\n\t\t" cstr("") "\n\t\t" cstr("Exit status:") exitlines[a]
+	}
 	if (err) exit 1
+	# The contract, plain, for config/gen-docs.sh and tests/exits.sh
+	for (i = 1; i <= count; i++) {
+		a = names[i]
+		print "@applet " a " " sym[a] " " path[a] " " file[a] " " (at[a] == "" ? "-" : at[a]) " " (links[a] == "" ? "-" : links[a]) > contract
+		printf "%s@help \n@help Exit status:\n%s%s", helptext[a], exithelp[a], help[a] > contract
+	}
+	close(contract)
 	# sort by name: --list and the table read alphabetically
 	for (i = 1; i <= count; i++)
 		for (j = i + 1; j <= count; j++)
@@ -218,7 +282,8 @@ END {
 	}
 	print "\t{ 0 }   /* sentinel; also keeps an allnoconfig table valid C */"
 	print "};"
-}' "$@" >"$out/applet_table.h.tmp" || {
+}' contract="$out/contract.tmp" "$@" >"$out/applet_table.h.tmp" || {
+	rm -f "$out/contract.tmp"
 	rm -f "$out/applet_table.h.tmp" "$out/Config.applets.in.tmp" "$out/entries.tmp"
 	for fam in $families; do rm -f "$out/applets/$fam/Config.in.tmp"; done
 	exit 1
@@ -227,3 +292,4 @@ rm -f "$out/entries.tmp"
 for fam in $families; do update "$out/applets/$fam/Config.in"; done
 update "$out/Config.applets.in"
 update "$out/applet_table.h"
+update "$out/contract"

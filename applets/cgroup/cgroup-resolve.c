@@ -64,7 +64,11 @@
 //usage:  --walk  list the tree, no open_by_handle_at
 //usage:  --handles  open_by_handle_at, however many IDs (default:
 //usage:          a walk when IDs outnumber cgroups*7/4)
-//usage:Exit status: 0 every ID or PATH resolved, 1 some did not, 2 usage error
+//exit:0 every ID or PATH resolved (-w: until SIGINT or SIGTERM)
+//exit:1 some did not
+//exit:2 usage error
+//replaces:nothing packaged: `find /sys/fs/cgroup -inum ID`, and resolvers that stat every cgroup
+//messages:`cgroup-resolve: WHAT: WHY` on stderr; an unknown ID is `ID<TAB>?` on stdout. Details: [cgroup.md](cgroup.md)
 
 //config:config CGROUP_RESOLVE
 //config:	bool "cgroup-resolve: cgroup v2 id <-> path, list, watch (~12.5 KiB; ~15 KiB alone)"

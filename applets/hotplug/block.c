@@ -39,7 +39,13 @@
 //usage:Debian's block: sharing checks, loop devices, physical-device.
 //usage:Environment: XENBUS_PATH, XENBUS_TYPE, XENBUS_BASE_PATH. Other disk
 //usage:types and block-*.d hooks run /etc/xen/scripts/block.distrib.
-//usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
+//exit:0 done (also: nothing to do for this call)
+//exit:1 failed: hotplug-error and hotplug-status written, as Debian's
+//exit:other the .distrib script's own, when the call is handed over
+//exit-untested:other exec'd: the status is Debian's script's, not the applet's
+//replaces:Debian's bash script at the applet's path (`xen-utils-common`, Debian 12 or 13)
+//package:`forkless-xen` diverts Debian's script to `/etc/xen/scripts/block.distrib` and puts the applet at its path
+//messages:Debian's script's, word for word: the same lines in `/var/log/xen/xen-hotplug.log` and syslog, the same `hotplug-error` in xenstore; a hand-over says `PATH handing over to PATH.distrib: WHY`. Details: [hotplug.md](hotplug.md)
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -39,7 +39,13 @@
 //usage:INTERFACE (type_if=tap: an emulated NIC's tap, on add|remove),
 //usage:bridge. Hooks in /etc/xen/scripts/vif-post.d run
 //usage:/etc/xen/scripts/vif-bridge.distrib.
-//usage:Exit status: 0 ok, 1 failure (hotplug-error/hotplug-status written).
+//exit:0 done (also: nothing to do for this call)
+//exit:1 failed: hotplug-error and hotplug-status written, as Debian's
+//exit:other the .distrib script's own, when the call is handed over
+//exit-untested:other exec'd: the status is Debian's script's, not the applet's
+//replaces:Debian's bash script at the applet's path (`xen-utils-common`, Debian 12 or 13)
+//package:`forkless-xen` diverts Debian's script to `/etc/xen/scripts/vif-bridge.distrib` and puts the applet at its path
+//messages:Debian's script's, word for word: the same lines in `/var/log/xen/xen-hotplug.log` and syslog, the same `hotplug-error` in xenstore; a hand-over says `PATH handing over to PATH.distrib: WHY`. Details: [hotplug.md](hotplug.md)
 #include <errno.h>
 #include <string.h>
 #include <net/if.h>

@@ -55,8 +55,12 @@
 //usage:              wait=SECONDS (as -w; never passed to the kernel)
 //usage:  -w SECONDS  wait for TAG to appear (default 5, 0: no wait)
 //usage:  -s -f -v -n -N   as for mount.vboxsf
-//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
-//usage:32 mount failure or TAG not found (the tags present are listed).
+//exit:0 mounted (with -f: would have mounted)
+//exit:1 usage or bad option
+//exit:2 system error
+//exit:32 mount failure, or TAG not found (the tags present are listed)
+//replaces:boot scripts that probe each shared-folder type and retry
+//messages:`HELPER: WHAT: WHY` on stderr, naming the option or path; `-v` prints the mount(2) call. Details: [mount.md](mount.md)
 //applet:MOUNT_SHARED_TYPE mount.shared usr/sbin/mount.shared mount_dot_shared_main OWN_HELP
 //usage:Usage: mount.shared TAG DIR [-sfnvrwh] [-o OPTS] [-t shared.TYPE] [-N NS]
 //usage:Filesystem type "shared" for mount(8) and fstab: mount-shared's search
@@ -66,8 +70,12 @@
 //usage:           wait), never passed to the kernel
 //usage:  -t shared.TYPE  only 9p, virtiofs or vboxsf (fstab type shared.9p)
 //usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
-//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
-//usage:32 mount failure or TAG not found (the tags present are listed).
+//exit:0 mounted (with -f: would have mounted)
+//exit:1 usage or bad option
+//exit:2 system error
+//exit:32 mount failure, or TAG not found (the tags present are listed)
+//replaces:fstab lines tied to one shared-folder type
+//messages:`HELPER: WHAT: WHY` on stderr, naming the option or path; `-v` prints the mount(2) call. Details: [mount.md](mount.md)
 
 #include <errno.h>
 #include <fcntl.h>

@@ -43,8 +43,12 @@
 //usage:  -v  print the mount(2) call   -n  accepted (no /etc/mtab)
 //usage:  -r, -w  read-only, read-write  -N NS  enter mount namespace (path
 //usage:      or pid)   -h  this help
-//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
-//usage:32 mount failure.
+//exit:0 mounted (with -f: would have mounted)
+//exit:1 usage or bad option
+//exit:2 system error
+//exit:32 mount failure
+//replaces:VirtualBox's `mount.vboxsf`
+//messages:`HELPER: WHAT: WHY` on stderr, naming the option or path; `-v` prints the mount(2) call. Details: [mount.md](mount.md)
 //applet:MOUNT_9P mount.9p usr/sbin/mount.9p mount_9p_main OWN_HELP
 //usage:Usage: mount.9p TAG DIR [-sfnvrwh] [-o OPTS] [-N NS]
 //usage:Mount 9p share TAG on DIR. Defaults: trans=virtio version=9p2000.L
@@ -59,16 +63,24 @@
 //usage:           debug=N|0xN port=N privport rfdno=N wfdno=N sq=N rq=N
 //usage:           timeout=N
 //usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
-//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
-//usage:32 mount failure.
+//exit:0 mounted (with -f: would have mounted)
+//exit:1 usage or bad option
+//exit:2 system error
+//exit:32 mount failure
+//replaces:nothing: `mount -t TYPE` passes `-o` to the kernel unchecked
+//messages:`HELPER: WHAT: WHY` on stderr, naming the option or path; `-v` prints the mount(2) call. Details: [mount.md](mount.md)
 //applet:MOUNT_VIRTIOFS mount.virtiofs usr/sbin/mount.virtiofs mount_virtiofs_main OWN_HELP
 //usage:Usage: mount.virtiofs TAG DIR [-sfnvrwh] [-o OPTS] [-N NS]
 //usage:Mount virtio-fs share TAG on DIR.
 //usage:  -o OPTS  flags and fstab words as for mount.vboxsf, and dax
 //usage:           dax=always|never|inode
 //usage:  -s -f -v -n -r -w -N -h  as for mount.vboxsf
-//usage:Exit status: 0 ok, 1 usage or bad option, 2 system error,
-//usage:32 mount failure.
+//exit:0 mounted (with -f: would have mounted)
+//exit:1 usage or bad option
+//exit:2 system error
+//exit:32 mount failure
+//replaces:nothing: `mount -t TYPE` passes `-o` to the kernel unchecked
+//messages:`HELPER: WHAT: WHY` on stderr, naming the option or path; `-v` prints the mount(2) call. Details: [mount.md](mount.md)
 //config:config MOUNT_VBOXSF
 //config:	bool "mount.vboxsf: VirtualBox shared folders (~1.3 KiB; ~13 KiB alone)"
 //config:	default y

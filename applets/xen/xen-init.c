@@ -38,11 +38,12 @@
 //usage:configuration FILE, as xl's own parser (Xen 4.17 libxlutil) reads
 //usage:it: an error anywhere in FILE rejects it, as `xl create` does.
 //usage:Nothing is executed; python3 and xl are not needed.
-//usage:
-//usage:Exit status: 0 the name was printed; 1 FILE unreadable, not a
-//usage:regular file, larger than 1 MiB, not valid for xl, or without a
-//usage:name (unset, empty or a list; the message on stderr names FILE and
-//usage:the line); 2 usage error.
+//exit:0 the name was printed
+//exit:1 FILE unreadable, not a plain file, over 1 MiB, invalid for xl, nameless
+//exit:2 usage error
+//replaces:Debian's python3 script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-init-name.distrib`
+//messages:`xen-init-name: FILE:LINE: WHAT near 'TOKEN'` and the like on stderr, nothing on stdout; the cases in [xen.md](xen.md#messages)
 //applet:XEN_INIT_LIST xen-init-list usr/lib/xen-common/bin/xen-init-list xen_init_list_main 0
 //usage:Usage: xen-init-list
 //usage:
@@ -51,10 +52,12 @@
 //usage:`xl list -l`, read from xenstore (xenstored's socket, else
 //usage:/dev/xen/xenbus). Nothing is executed; python3 and xl are not
 //usage:needed. Names are printed as they are, control bytes included.
-//usage:
-//usage:Exit status: 0 the list was printed (no domU: nothing); 1 no
-//usage:xenstore, no reply within 5 s, a broken reply, or stdout not
-//usage:writable (a message on stderr, nothing on stdout); 2 usage error.
+//exit:0 the list was printed (no domU: nothing)
+//exit:1 no xenstore, no reply within 5 s, a broken reply, stdout not writable
+//exit:2 usage error
+//replaces:Debian's python3 script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-init-list.distrib`
+//messages:`xen-init-list: WHAT` on stderr, nothing on stdout; the cases in [xen.md](xen.md#messages-1)
 
 //config:config XEN_INIT_NAME
 //config:	bool "xen-init-name: the domain name of an xl config file (~1.3 KiB; ~8 KiB alone)"

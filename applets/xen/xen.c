@@ -23,38 +23,63 @@
 //usage:the running Xen version from /sys/hypervisor/version/{major,minor}.
 //usage:The tool gets the same arguments, environment and file descriptors,
 //usage:with argv[0] set to its full path. Nothing is forked.
-//usage:
-//usage:Exit status (only when the tool cannot be run):
-//usage:  1    not running on Xen, or sysfs holds no valid Xen version
-//usage:  127  no /usr/lib/xen-MAJOR.MINOR, or TOOL cannot be executed there
+//exit:1 not running on Xen, or sysfs holds no valid Xen version
+//exit:127 no /usr/lib/xen-MAJOR.MINOR, or TOOL cannot be executed there
+//exit:other the tool's own: once it runs, its status is the caller's
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-utils-wrapper.distrib`; the tool names of `XEN_WRAPPED_TOOLS` are links to it
+//messages:Debian's, word for word, on stderr: `ERROR:  WHAT` (two spaces, as the scripts' `echo "ERROR: " "$@"`); the cases in [xen.md](xen.md#messages-and-exit-codes)
 //applet:XEN_VERSION xen-version usr/lib/xen-common/bin/xen-version xen_version_main 0
 //usage:Usage: xen-version
 //usage:
 //usage:Print the running Xen version as MAJOR.MINOR (e.g. 4.17).
-//usage:
-//usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs.
+//exit:0 printed
+//exit:1 not running on Xen, or no valid version in sysfs
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-version.distrib`
+//messages:Debian's, word for word, on stderr: `ERROR:  WHAT` (two spaces, as the scripts' `echo "ERROR: " "$@"`); the cases in [xen.md](xen.md#messages-and-exit-codes)
 //applet:XEN_DIR xen-dir usr/lib/xen-common/bin/xen-dir xen_dir_main 0
 //usage:Usage: xen-dir
 //usage:
 //usage:Print the directory of the Xen tools for the running hypervisor,
 //usage:/usr/lib/xen-MAJOR.MINOR.
-//usage:
-//usage:Exit status: 0 ok, 1 not running on Xen or no valid version in sysfs,
-//usage:127 the directory does not exist.
+//exit:0 printed
+//exit:1 not running on Xen, or no valid version in sysfs
+//exit:127 the directory does not exist
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-dir.distrib`
+//messages:Debian's, word for word, on stderr: `ERROR:  WHAT` (two spaces, as the scripts' `echo "ERROR: " "$@"`); the cases in [xen.md](xen.md#messages-and-exit-codes)
 //applet:XEN xen usr/sbin/xen xen_main ARGS_PASSTHROUGH early=xen_early
 //usage:Usage: xen [XL-ARGS...]
 //usage:
 //usage:Run xl, as Debian's /usr/sbin/xen script does, but without looking
 //usage:xl up in PATH and without the second exec: the tool is
-//usage:/usr/lib/xen-MAJOR.MINOR/bin/xl. Exit status as xen-utils-wrapper.
+//usage:/usr/lib/xen-MAJOR.MINOR/bin/xl.
+//exit:1 not running on Xen, or sysfs holds no valid Xen version
+//exit:127 no /usr/lib/xen-MAJOR.MINOR, or xl cannot be executed there
+//exit:other xl's own: once it runs, its status is the caller's
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `/usr/sbin/xen.distrib`
+//messages:Debian's, word for word, on stderr: `ERROR:  WHAT` (two spaces, as the scripts' `echo "ERROR: " "$@"`); the cases in [xen.md](xen.md#messages-and-exit-codes)
 //applet:XEN_TOOLSTACK xen-toolstack usr/lib/xen-common/bin/xen-toolstack xen_toolstack_main 0
 //usage:Usage: xen-toolstack
 //usage:
 //usage:Deprecated by Debian: warn on stderr and print "xl".
+//exit:0 printed
+//exit:1 stdout not writable
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-toolstack.distrib`
+//messages:Debian's deprecation warning, word for word, on stderr
 //applet:XEN_TOOLSTACK_WRAPPER xen-toolstack-wrapper usr/lib/xen-common/bin/xen-toolstack-wrapper xen_toolstack_wrapper_main ARGS_PASSTHROUGH
 //usage:Usage: xen-toolstack-wrapper [XL-ARGS...]
 //usage:
 //usage:Deprecated by Debian: warn on stderr, then run xl as `xen` does.
+//exit:1 not running on Xen, or sysfs holds no valid Xen version
+//exit:127 no /usr/lib/xen-MAJOR.MINOR, or xl cannot be executed there
+//exit:other xl's own: once it runs, its status is the caller's
+//replaces:Debian's sh script at the applet's path
+//package:`forkless-xen` diverts Debian's file to `xen-toolstack-wrapper.distrib`
+//messages:Debian's deprecation warning on stderr, then as `xen`: Debian's, word for word, on stderr: `ERROR:  WHAT` (two spaces, as the scripts' `echo "ERROR: " "$@"`); the cases in [xen.md](xen.md#messages-and-exit-codes)
 
 //config:config XEN_UTILS_WRAPPER
 //config:	bool "xen-utils-wrapper: the dispatcher behind xl, xentop... (~1.4 KiB)"

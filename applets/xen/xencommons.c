@@ -44,11 +44,13 @@
 //usage:xenconsoled; status reports the daemons. Settings are read from
 //usage:/etc/default/xen (plain assignments; another file is handed to
 //usage:/etc/init.d/xen.distrib, Debian's script).
-//usage:
-//usage:Exit status: 0 done (not under Xen, not a dom0: nothing done);
-//usage:1 a daemon did not start, xenfs not mounted, no Xen utils for the
-//usage:running Xen; 3 unknown action (status: a daemon is not running);
-//usage:4 status unknown.
+//exit:0 done (not under Xen, not a dom0: nothing done)
+//exit:1 a daemon did not start, xenfs not mounted, no Xen utils for this Xen
+//exit:3 unknown action (status: a daemon is not running)
+//exit:4 status unknown
+//replaces:Debian's `/etc/init.d/xen` (sh, Xen's xencommons)
+//package:`forkless-xen` diverts Debian's `/etc/init.d/xen` to `xen.distrib` and puts the applet there, with `xen.service`: [xen.md](xen.md#installing-xencommons)
+//messages:Debian's LSB lines on stdout (`Starting Xen daemons: ...`), word for word; a failure's reason on stderr as `xencommons: WHAT: WHY`. Details: [xen.md](xen.md#xencommons)
 
 //config:config XENCOMMONS
 //config:	bool "xencommons: the Xen daemons' start, /etc/init.d/xen (~7.5 KiB)"

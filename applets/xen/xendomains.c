@@ -51,13 +51,14 @@
 //usage:from /etc/default/xendomains (plain assignments; another file is
 //usage:handed to /etc/init.d/xendomains.distrib, Debian's script).
 //usage:XENDOMAINS_PARALLEL=N runs N domain actions at a time.
-//usage:
-//usage:Exit status: 0 done (failed domains are reported on stdout, as
-//usage:the script does; not a Xen dom0: nothing done); 1 xenstore
-//usage:unreachable or gone, or a setting unusable; 3 unknown action
-//usage:(status: an auto domain is not running); 4 status unknown;
-//usage:128+N stopped by signal N (SIGTERM, SIGINT, SIGHUP) after the
-//usage:running domain actions ended, no new one started.
+//exit:0 done (failed domains are reported on stdout, as the script does)
+//exit:1 xenstore unreachable or gone, or a setting unusable
+//exit:3 unknown action (status: an auto domain is not running)
+//exit:4 status unknown
+//exit:128+N stopped by signal N (SIGTERM, SIGINT, SIGHUP), xl children waited
+//replaces:Debian's `/etc/init.d/xendomains` (bash)
+//package:`forkless-xen` diverts Debian's `/etc/init.d/xendomains` to `xendomains.distrib` and puts the applet there, with `xendomains.service`: [xen.md](xen.md#installing-xendomains)
+//messages:Debian's LSB lines on stdout (`Restoring Xen domains: NAME.`), word for word; warnings and a failure's reason on stderr as `xendomains: WHAT`. Details: [xen.md](xen.md#xendomains)
 
 //config:config XENDOMAINS
 //config:	bool "xendomains: save, restore and auto-start domUs (~13 KiB)"

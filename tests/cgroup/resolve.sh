@@ -400,5 +400,6 @@ TABLE
 expect "usage/message escapes the argument" 2 "" "cgroup-resolve: unknown option --\\033[2J (try cgroup-resolve --help)
 " -- $CR --$'\033[2J' 1
 run_capture $CR --help
-grep -q '^Exit status: 0' <<<"$OUT" && grep -q '2 usage error' <<<"$OUT" && [ "$RC" = 0 ] &&
+grep -qx 'Exit status:' <<<"$OUT" && grep -q '^  0     every ID' <<<"$OUT" &&
+	grep -qx '  2     usage error' <<<"$OUT" && [ "$RC" = 0 ] &&
 	pass usage/help || fail usage/help "exit $RC [$OUT]"

@@ -49,8 +49,8 @@ N='mount("t", "/d", "9p", 0, "trans=virtio,version=9p2000.L,msize=512000'
 for a in mount.vboxsf mount.9p mount.virtiofs mount-shared; do
 	for h in --help -h; do
 		run_capture "$T/$a" $h
-		if [ "$RC" = 0 ] && [[ $OUT == *"Exit status: 0 ok, 1 usage or bad option, 2 system error"* ]] &&
-			[[ $OUT == *"32 mount failure"* ]]; then
+		if [ "$RC" = 0 ] && [[ $OUT == *$'\nExit status:\n  0     mounted'* ]] &&
+			[[ $OUT == *$'\n  1     usage or bad option\n  2     system error\n  32    mount failure'* ]]; then
 			pass "mount/help/$a$h"
 		else
 			fail "mount/help/$a$h" "exit $RC or no exit codes in the help" "$OUT"

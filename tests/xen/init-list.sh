@@ -129,7 +129,8 @@ check "xen-init-list/a broken pipe: killed by SIGPIPE, no message" "141"$'\n' "$
 # ---- usage ---------------------------------------------------------------------------
 expect "xen-init-list/an argument" 2 "" "${ERR_PREFIX}takes no arguments (try xen-init-list --help)"$'\n' -- $X all
 run_capture $X --help
-if [ "$RC" = 0 ] && grep -q '^Usage: xen-init-list$' <<<"$OUT" && grep -q '^Exit status: 0 ' <<<"$OUT"; then
+if [ "$RC" = 0 ] && grep -q '^Usage: xen-init-list$' <<<"$OUT" && grep -qx 'Exit status:' <<<"$OUT" &&
+   grep -q '^  0     the list was printed' <<<"$OUT" && grep -q '^  2     usage error$' <<<"$OUT"; then
 	pass "xen-init-list/--help: usage and exit codes"
 else
 	fail "xen-init-list/--help: usage and exit codes" "exit $RC" "$OUT"

@@ -86,7 +86,8 @@ expect "xen-init-name/two FILEs" 2 "" "xen-init-name: one FILE only (try xen-ini
 expect "xen-init-name/empty FILE" 2 "" "xen-init-name: FILE is empty (try xen-init-name --help)"$'\n' -- $X ""
 run_capture $X --help
 if [ "$RC" = 0 ] && grep -q '^Usage: xen-init-name FILE' <<<"$OUT" &&
-   grep -q '^Exit status: 0 ' <<<"$OUT"; then
+   grep -qx 'Exit status:' <<<"$OUT" && grep -q '^  0     the name was printed$' <<<"$OUT" &&
+   grep -q '^  2     usage error$' <<<"$OUT"; then
 	pass "xen-init-name/--help: usage and exit codes"
 else
 	fail "xen-init-name/--help: usage and exit codes" "exit $RC" "$OUT"
