@@ -64,6 +64,37 @@ check() {
 	fi
 }
 
+# exit_seen APPLET STATUS: records that this test saw APPLET exit with
+# STATUS (one line "APPLET STATUS SCRIPT" in $EXITS, build/tests/exits by
+# default, which tests/run empties first). tests/exits.sh, run last,
+# fails on a status the applet's header does not declare (//exit:), and,
+# in a whole run, on a declared one no test saw. run_capture and expect
+# record what they run when it is $FORKLESS (exit_seen_cmd); a test that
+# runs an applet another way (in a namespace, against Debian's script)
+# calls exit_seen itself where it compares the status.
+exit_seen() {
+	printf '%s %s %s\n' "$1" "$2" "${0#"$TOP"/}" >>"${EXITS:-$TOP/build/tests/exits}"
+}
+
+# exit_seen_cmd STATUS CMD [ARGS...]: exit_seen for CMD when it is
+# $FORKLESS (the same file, by any name or link): the applet that name
+# runs, as core/dispatch.c decides (a `forkless` name: its first
+# argument, unless an option; an at= path; the applet of that name; else
+# the FALLBACK applet, xen-utils-wrapper).
+exit_seen_cmd() {
+	local rc=$1 p base
+	p=$(command -v -- "$2" 2>/dev/null) || return 0
+	[ -n "$p" ] && [ "$p" -ef "$FORKLESS" ] || return 0
+	base=${2##*/} base=${base#-}
+	case $base in
+	forkless*) case ${3:-} in ''|-*) return 0 ;; esac; base=$3 ;;
+	esac
+	case $2 in */init.d/xen) base=xencommons ;; esac
+	[ -n "${_lib_applets:-}" ] || _lib_applets=" $("$FORKLESS" --list 2>/dev/null | tr '\n' ' ')"
+	case $_lib_applets in *" $base "*) ;; *) base=xen-utils-wrapper ;; esac
+	exit_seen "$base" "$rc"
+}
+
 # run_capture CMD...: runs CMD, sets OUT, ERR, RC (stdout, stderr, status).
 run_capture() {
 	local o e
@@ -73,6 +104,7 @@ run_capture() {
 	OUT=$(cat "$o"; echo x) OUT=${OUT%x}
 	ERR=$(cat "$e"; echo x) ERR=${ERR%x}
 	rm -f "$o" "$e"
+	exit_seen_cmd "$RC" "$@"
 }
 
 # A fresh scratch directory, removed by the caller's cleanup.

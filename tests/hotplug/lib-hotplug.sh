@@ -205,6 +205,9 @@ hp_call() {
 	run_capture env -C / -i PATH="$HP_PATH" \
 		LD_LIBRARY_PATH="$XS_ROOT/usr/lib/x86_64-linux-gnu" "${env[@]}" \
 		${HP_STRACE:+strace -s 256 -f -o "$HP_STRACE"} "$script" "$@" </dev/null
+	# the applet's status (tests/exits.sh), when the script is forkless
+	[ "$script" -ef "$FORKLESS" ] && exit_seen "${script##*/}" "$RC"
+	return 0
 }
 
 hp_procs() {

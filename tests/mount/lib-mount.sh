@@ -28,6 +28,7 @@ sysfs_standin() {
 mount_calls() {
 	strace -f -qq -s 8192 -o "$T/st" -e trace=mount -e inject=mount:retval=0 "$@" >"$T/out" 2>"$T/err"
 	RC=$?
+	exit_seen_cmd "$RC" "$@"
 	sed -n 's/^[0-9]* *//; s/^\(mount(.*)\) *= 0 (INJECTED)$/\1/p' "$T/st" >"$T/calls"
 	got=$(cat "$T/calls")
 }

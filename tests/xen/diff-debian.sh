@@ -110,6 +110,14 @@ for state in $STATES; do
 	for cmd in $CMDS; do
 		run_capture run_cmd "$deb" "$cmd"; d_out=$OUT d_err=$ERR d_rc=$RC
 		run_capture run_cmd "$fk" "$cmd"; f_out=$OUT f_err=$ERR f_rc=$RC
+		# the applet that ran, for tests/exits.sh
+		case $cmd in
+		xl*|xentop*|wrapper-direct) exit_seen xen-utils-wrapper "$f_rc" ;;
+		xen|xen-help) exit_seen xen "$f_rc" ;;
+		xen-version*) exit_seen xen-version "$f_rc" ;;
+		xen-toolstack|xen-toolstack-path) exit_seen xen-toolstack "$f_rc" ;;
+		*) exit_seen "$cmd" "$f_rc" ;;
+		esac
 		name="diff/$state/$cmd"
 		debian="debian:   rc=$d_rc out=$(printf %q "$d_out") err=$(printf %q "$d_err")"
 		forkless="forkless: rc=$f_rc out=$(printf %q "$f_out") err=$(printf %q "$f_err")"

@@ -116,6 +116,7 @@ for f in "$TOP"/tests/xen/init-corpus/*.cfg "$gen"/* $specials; do
 	orc=$?
 	timeout 10 "$FORKLESS" xen-init-name "$f" >"$base/f.out" 2>"$base/f.err"
 	frc=$?
+	exit_seen xen-init-name "$frc"
 	shown=$(head -c 300 "$base/f.err")
 	if [ $orc = 3 ] || [ $orc -ge 124 ] && [ $orc -le 127 ]; then
 		fail "xen-init/corpus/$label" "the oracle failed (status $orc)" "$(head -c 500 "$base/o.err")"

@@ -190,6 +190,7 @@ run_side() {   # SIDE CMD: one run from a fresh state
 	t0=$(date +%s%N)
 	timeout "$LIMIT" "$cmd" "$ACTION" >"$RES/$st.$side.out" 2>"$RES/$st.$side.err"
 	echo $? >"$RES/$st.$side.rc"
+	[ "$side" = applet ] && exit_seen xencommons "$(cat "$RES/$st.$side.rc")"
 	t1=$(date +%s%N)
 	MS=$(( (t1 - t0) / 1000000 ))
 	sed -i "s|$cmd|\$0|g" "$RES/$st.$side.err"

@@ -340,6 +340,7 @@ state() {
 	fi
 	a=$RES/$st/applet
 	info "xendomains/$st: the applet: exit $(cat "$a.rc"), $(cat "$a.ms") ms, $(grep -c . "$a.execs") programs started"
+	exit_seen xendomains "$(cat "$a.rc")"
 	if [ -n "$MAX_MS" ]; then
 		[ "$(cat "$a.ms")" -le "$MAX_MS" ] && pass "xendomains/$st: $title: done within $MAX_MS ms" ||
 			fail "xendomains/$st: $title: done within $MAX_MS ms" "took $(cat "$a.ms") ms (Debian's script: $(cat "$d.ms") ms)"
