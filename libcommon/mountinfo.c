@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: MIT
 /* mountinfo.c - /proc/self/mountinfo as a stream of bytes, one state
- * machine step per byte (see mountinfo.h). No line is held: a mount point
- * of 100 KB costs its bytes' steps and no memory, and a chunk may end
- * anywhere (inside a field, inside an escape: the state carries over).
- * Nothing here reads a file: the caller feeds it. */
+ * machine step per byte (see mountinfo.h). No line is held: a ROOT of
+ * 100 KB costs its bytes' steps and no memory, a mount point or a source
+ * longer than a path is cut, and a chunk may end anywhere (inside a
+ * field, inside an escape: the state carries over). Nothing here reads a
+ * file: the caller feeds it. */
 #include <string.h>
 
 #include "libcommon.h"
 #include "mountinfo.h"
 
-enum { F_MAJMIN = 2, F_OPTIONS = 5, F_OPTIONAL = 6 };      /* before "-" */
+enum { F_MAJMIN = 2, F_ROOT = 3, F_MOUNT_POINT = 4, F_OPTIONS = 5,
+       F_OPTIONAL = 6 };                                   /* before "-" */
 enum { F_FSTYPE = 0, F_SOURCE = 1, F_SUPER = 2 };          /* after it */
+
+/* One of the unescaped fields (the mount point, the source). */
+struct path {
+	char *s;
+	size_t *len;
+	unsigned char *cut;
+};
 
 static void new_line(struct mountinfo_parser *p)
 {
@@ -23,12 +32,14 @@ static void new_line(struct mountinfo_parser *p)
 	p->dev_digits = 0;
 	p->field_len = 0;
 	p->opt_state = 0;
+	p->root_other = 0;
 	p->esc = 0;
 	p->esc_val = 0;
 	m->major = m->minor = 0;
-	m->have_dev = m->ro = m->fstype_cut = m->source_cut = 0;
-	m->fstype_len = m->source_len = 0;
-	m->fstype[0] = m->source[0] = '\0';
+	m->have_dev = m->ro = m->root_slash = m->root_above = 0;
+	m->fstype_cut = m->mount_point_cut = m->source_cut = 0;
+	m->fstype_len = m->mount_point_len = m->source_len = 0;
+	m->fstype[0] = m->mount_point[0] = m->source[0] = '\0';
 }
 
 void mountinfo_init(struct mountinfo_parser *p)
@@ -41,54 +52,71 @@ static int options_field(const struct mountinfo_parser *p)
 	return p->past_sep ? p->field == F_SUPER : p->field == F_OPTIONS;
 }
 
-static void source_put(struct mountinfo_entry *m, unsigned c)
+/* The path the current field unescapes into: 1 and *d, or 0. */
+static int path_field(struct mountinfo_parser *p, struct path *d)
+{
+	struct mountinfo_entry *m = &p->cur;
+
+	if (!p->past_sep && p->field == F_MOUNT_POINT)
+		*d = (struct path){ m->mount_point, &m->mount_point_len,
+				    &m->mount_point_cut };
+	else if (p->past_sep && p->field == F_SOURCE)
+		*d = (struct path){ m->source, &m->source_len, &m->source_cut };
+	else
+		return 0;
+	return 1;
+}
+
+static void path_put(const struct path *d, unsigned c)
 {
 	if (c == 0 || c > 255)
-		m->source_cut = 1;   /* no path holds it: unusable */
-	else if (m->source_len < sizeof(m->source) - 1)
-		m->source[m->source_len++] = (char)c;
+		*d->cut = 1;   /* no path holds it: unusable */
+	else if (*d->len < MOUNTINFO_PATH_MAX - 1)
+		d->s[(*d->len)++] = (char)c;
 	else
-		m->source_cut = 1;
+		*d->cut = 1;
 }
 
 /* A \ and the octal digits after it that made no escape: as they were. */
-static void source_flush_escape(struct mountinfo_parser *p)
+static void path_flush_escape(struct mountinfo_parser *p, const struct path *d)
 {
 	unsigned digits = p->esc - 1u;
 
-	source_put(&p->cur, '\\');
+	path_put(d, '\\');
 	for (unsigned i = 0; i < digits; i++)
-		source_put(&p->cur, '0' + ((p->esc_val >> (3 * (digits - 1 - i))) & 7));
+		path_put(d, '0' + ((p->esc_val >> (3 * (digits - 1 - i))) & 7));
 	p->esc = 0;
 	p->esc_val = 0;
 }
 
-static void source_byte(struct mountinfo_parser *p, unsigned char c)
+static void path_byte(struct mountinfo_parser *p, const struct path *d,
+		      unsigned char c)
 {
 	if (p->esc) {
 		if (c >= '0' && c <= '7' && p->esc < 4) {
 			p->esc_val = p->esc_val * 8 + (c - '0');
 			if (++p->esc == 4) {   /* \ooo */
-				source_put(&p->cur, p->esc_val);
+				path_put(d, p->esc_val);
 				p->esc = 0;
 				p->esc_val = 0;
 			}
 			return;
 		}
-		source_flush_escape(p);
+		path_flush_escape(p, d);
 	}
 	if (c == '\\') {
 		p->esc = 1;
 		p->esc_val = 0;
 		return;
 	}
-	source_put(&p->cur, c);
+	path_put(d, c);
 }
 
 /* One byte of the current field (not a space nor a newline). */
 static void field_byte(struct mountinfo_parser *p, unsigned char c)
 {
 	struct mountinfo_entry *m = &p->cur;
+	struct path d;
 
 	if (p->field_len < sizeof(p->first))
 		p->first[p->field_len] = (char)c;
@@ -105,6 +133,9 @@ static void field_byte(struct mountinfo_parser *p, unsigned char c)
 		} else {
 			p->dev_state = 2;   /* not MAJ:MIN */
 		}
+	} else if (!p->past_sep && p->field == F_ROOT) {
+		if (c != (unsigned char)"/.."[p->field_len % 3])
+			p->root_other = 1;
 	} else if (options_field(p) && p->opt_state == 0 && c == ',') {
 		/* the first option ends */
 		if (LIT_IS(p->first, p->field_len, "ro"))
@@ -115,8 +146,8 @@ static void field_byte(struct mountinfo_parser *p, unsigned char c)
 			m->fstype[m->fstype_len++] = (char)c;
 		else
 			m->fstype_cut = 1;   /* (a NUL: no type's name) */
-	} else if (p->past_sep && p->field == F_SOURCE) {
-		source_byte(p, c);
+	} else if (path_field(p, &d)) {
+		path_byte(p, &d, c);
 	}
 	p->field_len++;
 }
@@ -125,14 +156,20 @@ static void field_byte(struct mountinfo_parser *p, unsigned char c)
 static void field_end(struct mountinfo_parser *p)
 {
 	struct mountinfo_entry *m = &p->cur;
+	struct path d;
 
 	if (!p->past_sep && p->field == F_MAJMIN)
 		m->have_dev = p->dev_state == 1 && p->dev_digits > 0;
+	if (!p->past_sep && p->field == F_ROOT) {
+		m->root_slash = p->field_len == 1 && p->first[0] == '/';
+		m->root_above = !p->root_other && p->field_len >= 3 &&
+				p->field_len % 3 == 0;
+	}
 	if (options_field(p) && p->opt_state == 0 && p->field_len == 2 &&
 	    memcmp(p->first, LIT("ro")) == 0)
 		m->ro = 1;
-	if (p->past_sep && p->field == F_SOURCE && p->esc)
-		source_flush_escape(p);
+	if (p->esc && path_field(p, &d))
+		path_flush_escape(p, &d);
 	if (!p->past_sep && p->field >= F_OPTIONAL && p->field_len == 1 &&
 	    p->first[0] == '-') {
 		p->past_sep = 1;
@@ -151,6 +188,7 @@ static int line_end(struct mountinfo_parser *p, mountinfo_fn *fn, void *ctx)
 	if (p->in_line) {
 		field_end(p);
 		p->cur.fstype[p->cur.fstype_len] = '\0';
+		p->cur.mount_point[p->cur.mount_point_len] = '\0';
 		p->cur.source[p->cur.source_len] = '\0';
 		ret = fn(&p->cur, ctx);
 	}
