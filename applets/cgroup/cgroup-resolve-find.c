@@ -2,15 +2,15 @@
 /* cgroup-resolve-find.c - finding the cgroup2 mount, and the id of a
  * directory on it by name_to_handle_at.
  *
- * Call graph: find_mount() opens -m DIR, else mount_from_mountinfo() ->
- * cgr_mountinfo_cgroup2(), open_cgroup2(), else FALLBACK_MOUNTS; then
- * fd_path() (the mount's path as readlink prints it), set_prefix(), and
- * id_at_mount() (the root's id) -> fh_get_id(). die_if_cannot_look()
- * tells "cannot look" (EMFILE, ENOMEM) from "no cgroup2 here".
+ * Call graph: find_mount() opens -m DIR, else mount_from_mountinfo()
+ * (libcommon's mountinfo_feed() -> cgroup2_mount() -> cgr_mount_rank(),
+ * open_cgroup2()), else FALLBACK_MOUNTS; then fd_path() (the mount's
+ * path as readlink prints it), set_prefix(), and id_at_mount() (the
+ * root's id) -> fh_get_id(). die_if_cannot_look() tells "cannot look"
+ * (EMFILE, ENOMEM) from "no cgroup2 here".
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -50,47 +50,65 @@ static void die_if_cannot_look(const char *what, int err)
 		die_err(what, err);
 }
 
+/* What mount_from_mountinfo() found so far: fds of cgroup2 mounts. */
+struct cgroup2_search {
+	char *dir;   /* the mount point of the one returned */
+	int found;   /* the first with root "/" (rank 1), or < 0 */
+	int second;  /* the first of an ancestor of our cgroup namespace's
+			root (rank 2: "/../.."), or < 0 */
+};
+
+/* Each mountinfo line: the first mount of the whole tree (root "/") that
+ * opens as cgroup2 ends the search; in a cgroup namespace without one,
+ * the first from outside it is kept meanwhile. */
+static int cgroup2_mount(const struct mountinfo_entry *m, void *ctx)
+{
+	struct cgroup2_search *s = ctx;
+	int rank = cgr_mount_rank(m);
+	int *to = rank == 1 ? &s->found : &s->second;
+
+	if (rank == 0 || (rank == 2 && s->second >= 0))
+		return 0;
+	*to = open_cgroup2(AT_FDCWD, m->mount_point, O_RDONLY);
+	die_if_cannot_look(m->mount_point, *to);
+	if (*to >= 0)
+		memcpy(s->dir, m->mount_point, m->mount_point_len + 1);
+	return s->found >= 0;
+}
+
 /* The first cgroup2 mount with root "/" in /proc/self/mountinfo (else,
  * in a cgroup namespace, the first of an ancestor of its root): its fd,
- * or -1 (no such mount, or no /proc). */
-static int mount_from_mountinfo(char *dir, size_t cap)
+ * or -1 (no such mount, or no /proc). Its mount point goes to dir
+ * (MOUNTINFO_PATH_MAX bytes). */
+static int mount_from_mountinfo(char *dir)
 {
 	static const char mountinfo[] = "/proc/self/mountinfo";
+	static struct mountinfo_parser mp;   /* (8 KiB: .bss, not the stack) */
+	struct cgroup2_search s = { dir, -1, -1 };
 	int fd = openat(AT_FDCWD, mountinfo, O_RDONLY | O_CLOEXEC);
-	char buf[LINE_MAX_BYTES], above[PATH_MAX];
-	struct line_stream ls;
-	struct line_piece p;
-	int found = -1, second = -1, rank;
+	char buf[LINE_MAX_BYTES];
+	ssize_t n;
 
 	if (fd < 0) {
 		die_if_cannot_look(mountinfo, -errno);
 		return -1;
 	}
-	line_stream_init(&ls, fd, buf, sizeof(buf));
-	/* Whole lines only: a cut one cannot be told (its type is last).
-	 * The first mount of the whole tree (root "/") wins; in a cgroup
-	 * namespace without one, the first from outside it ("/../.."). */
-	while (found < 0 && line_stream_next(&ls, &p) > 0) {
-		if (!p.first || !p.last)
-			continue;
-		rank = cgr_mountinfo_cgroup2(p.data, p.len, above,
-					     cap < sizeof(above) ? cap
-					     : sizeof(above));
-		if (rank == 1 || (rank == 2 && second < 0)) {
-			int *to = rank == 1 ? &found : &second;
-
-			*to = open_cgroup2(AT_FDCWD, above, O_RDONLY);
-			die_if_cannot_look(above, *to);
-			if (*to >= 0)
-				memcpy(dir, above, strlen(above) + 1);
-		}
-	}
+	/* Lines of any length: the parser streams (a mount point longer
+	 * than a path is cut, and no mount to use). */
+	mountinfo_init(&mp);
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0 && mountinfo_feed(&mp, buf, (size_t)n, cgroup2_mount,
+					    &s))
+			break;
+	if (n == 0)
+		mountinfo_end(&mp, cgroup2_mount, &s);
 	close(fd);
-	if (found < 0)
-		return second < 0 ? -1 : second;
-	if (second >= 0)
-		close(second);
-	return found;
+	if (s.found < 0)
+		return s.second < 0 ? -1 : s.second;
+	if (s.second >= 0)
+		close(s.second);
+	return s.found;
 }
 
 /* readlink of /proc/self/fd/FD into c->path, NUL-terminated: the
@@ -134,14 +152,14 @@ static void set_prefix(struct cgr *c, const char *dir)
 
 void find_mount(struct cgr *c, const char *dir)
 {
-	char found[PATH_MAX];
+	char found[MOUNTINFO_PATH_MAX];
 
 	if (dir) {
 		c->mount_fd = open_cgroup2(AT_FDCWD, dir, O_RDONLY);
 		if (c->mount_fd < 0)
 			die_err(dir, c->mount_fd);
 	} else {
-		c->mount_fd = mount_from_mountinfo(found, sizeof(found));
+		c->mount_fd = mount_from_mountinfo(found);
 		dir = found;
 		for (const char *f = FALLBACK_MOUNTS; c->mount_fd < 0 && *f;
 		     f += strlen(f) + 1) {

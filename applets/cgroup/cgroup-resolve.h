@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* cgroup-resolve.h - the pure parts of cgroup-resolve (cgroup-parse.c),
- * shared with the unit tests and the fuzzer: id parsing, mountinfo lines,
- * the visibility rule for paths the kernel gives back; and (cgroup-index.h)
+ * shared with the unit tests and the fuzzer: id parsing, which mountinfo
+ * entries (libcommon's mountinfo.h) are cgroup2 mounts to use, the
+ * visibility rule for paths the kernel gives back; and (cgroup-index.h)
  * the in-memory index of a walked tree. Then the run's state and the
  * functions the applet's files (cgroup-resolve*.c) call across. */
 #ifndef FORKLESS_CGROUP_RESOLVE_H
@@ -13,20 +14,20 @@
 #include <sys/types.h>
 
 #include "libcommon.h"
+#include "mountinfo.h"
 #include "cgroup-index.h"
 
 /* A cgroup id as users write it: decimal, or hex with 0x/0X.
  * 0, or -EINVAL (not a number) / -ERANGE (more than 64 bits). */
 int cgr_parse_id(const char *s, size_t len, uint64_t *id);
 
-/* One line of /proc/self/mountinfo (without its newline): when it is a
- * cgroup2 mount whose root is "/", copy its unescaped mount point into
- * dir (NUL-terminated) and return 1; 2 for a root of only "/.."
- * components (a mount from outside our cgroup namespace, of an ancestor
- * of its root: all the namespace and more); else 0 (also when it does
- * not fit). */
-int cgr_mountinfo_cgroup2(const char *line, size_t len, char *dir,
-			  size_t cap);
+/* One /proc/self/mountinfo entry: 1 when it is a cgroup2 mount whose
+ * root is "/"; 2 for a root of only "/.." components (a mount from
+ * outside our cgroup namespace, of an ancestor of its root: all the
+ * namespace and more); else 0, also when its mount point (m->mount_point,
+ * what to open) is empty or was cut (longer than a path, or an escape of
+ * a byte no path holds). */
+int cgr_mount_rank(const struct mountinfo_entry *m);
 
 /* A path readlink gave for a cgroup opened through the mount at prefix:
  * the offset of the part below the mount ("" for the mount's root, else
@@ -41,7 +42,8 @@ int cgr_path_deleted(const char *path, size_t len);
 
 #define FILEID_KERNFS 0xfe
 #define BATCH_FDS 256                 /* handle fds closed at once */
-#define LINE_MAX_BYTES 16384          /* stdin, mountinfo: longer is cut */
+#define LINE_MAX_BYTES 16384          /* stdin: longer is cut; the size
+					 of mountinfo's reads */
 
 /* (a usage error: libcommon.h's EXIT_USAGE, 2) */
 enum { EXIT_RESOLVED = 0, EXIT_UNRESOLVED = 1 };

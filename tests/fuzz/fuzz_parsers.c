@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* fuzz_parsers.c - libFuzzer target for forkless's other input parsers:
  * the Xen sysfs value checks (xen_parse_version_value, the dash `read`
- * emulation), cgroup-resolve's id, mountinfo and readlink-path parsers,
+ * emulation), cgroup-resolve's id parser, its choice of cgroup2 mounts
+ * among mountinfo lines (read by libcommon's parser), its readlink-path
+ * rule,
  * and the shared number parser and octal escaper. The first input byte
  * picks the parser; each checks its own invariants and aborts (a fuzzer
  * finding) when one breaks. */
@@ -58,15 +60,30 @@ static void fuzz_cgroup_id(const char *d, size_t n)
 	CHECK(cgr_parse_id(digits, k, &again) == 0 && again == id);
 }
 
+static int check_cgroup2_mount(const struct mountinfo_entry *m, void *ctx)
+{
+	(void)ctx;
+	/* A mount taken is a cgroup2 one, of the whole tree or from above
+	 * the namespace, at a mount point that is a whole path: non-empty,
+	 * NUL-ended inside the struct, no NUL before its end. */
+	if (cgr_mount_rank(m) == 0)
+		return 0;
+	CHECK(!m->fstype_cut && strcmp(m->fstype, "cgroup2") == 0);
+	CHECK(m->root_slash != m->root_above);
+	CHECK(cgr_mount_rank(m) == (m->root_slash ? 1 : 2));
+	CHECK(!m->mount_point_cut && m->mount_point_len > 0 &&
+	      m->mount_point_len < sizeof(m->mount_point));
+	CHECK(strlen(m->mount_point) == m->mount_point_len);
+	return 0;
+}
+
 static void fuzz_mountinfo(const char *d, size_t n)
 {
-	char dir[256];
+	static struct mountinfo_parser p;
 
-	memset(dir, 'x', sizeof(dir));
-	/* Accepted: the mount point is a terminated string within dir (the
-	 * kernel's lines always hold absolute paths; no check on that). */
-	if (cgr_mountinfo_cgroup2(d, n, dir, sizeof(dir)) > 0)
-		CHECK(memchr(dir, '\0', sizeof(dir)) != NULL);
+	mountinfo_init(&p);
+	CHECK(mountinfo_feed(&p, d, n, check_cgroup2_mount, NULL) == 0);
+	CHECK(mountinfo_end(&p, check_cgroup2_mount, NULL) == 0);
 }
 
 static void fuzz_path_below(const char *d, size_t n)

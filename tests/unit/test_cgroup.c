@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // sources: applets/cgroup/cgroup-parse.c applets/cgroup/cgroup-index.c
-/* Unit tests of cgroup-resolve's pure parts: id parsing, mountinfo lines,
- * the visibility rule for readlink results, the index and its diff. */
+/* Unit tests of cgroup-resolve's pure parts: id parsing, which mountinfo
+ * lines (read by libcommon's parser) are cgroup2 mounts to use, the
+ * visibility rule for readlink results, the index and its diff. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,14 +37,42 @@ static void test_parse_id(void)
 	UNIT_CHECK("cgroup/id-zero", cgr_parse_id("0", 1, &id) == 0 && id == 0);
 }
 
+struct rank_result {
+	int rank, lines;
+	char dir[MOUNTINFO_PATH_MAX];
+};
+
+static int rank_line(const struct mountinfo_entry *m, void *ctx)
+{
+	struct rank_result *r = ctx;
+
+	r->rank = cgr_mount_rank(m);
+	memcpy(r->dir, m->mount_point, m->mount_point_len + 1);
+	r->lines++;
+	return 0;
+}
+
+/* One mountinfo line through libcommon's parser: its rank (0 when it is
+ * not exactly one line), its mount point in dir. */
 static int mi(const char *line, char *dir, size_t cap)
 {
-	return cgr_mountinfo_cgroup2(line, strlen(line), dir, cap);
+	static struct mountinfo_parser p;
+	static struct rank_result r;
+
+	r.rank = 0;
+	r.lines = 0;
+	mountinfo_init(&p);
+	mountinfo_feed(&p, line, strlen(line), rank_line, &r);
+	mountinfo_end(&p, rank_line, &r);
+	snprintf(dir, cap, "%s", r.dir);
+	return r.lines == 1 ? r.rank : 0;
 }
 
 static void test_mountinfo(void)
 {
+	static char line[MOUNTINFO_PATH_MAX + 64];
 	char dir[64];
+	int n;
 
 	UNIT_CHECK("cgroup/mountinfo-v2",
 		   mi("41 31 0:38 / /sys/fs/cgroup/unified rw,relatime shared:9 - cgroup2 cgroup2 rw",
@@ -61,11 +90,17 @@ static void test_mountinfo(void)
 	UNIT_CHECK("cgroup/mountinfo-above-namespace-root",
 		   mi("57 47 0:38 /../.. /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw",
 		      dir, sizeof(dir)) == 2 &&
-		   strcmp(dir, "/sys/fs/cgroup/unified") == 0);
+		   strcmp(dir, "/sys/fs/cgroup/unified") == 0 &&
+		   mi("57 47 0:38 /.. /mnt rw - cgroup2 cgroup2 rw",
+		      dir, sizeof(dir)) == 2);
 	UNIT_CHECK("cgroup/mountinfo-outside-namespace-refused",
 		   mi("57 47 0:38 /../x /mnt rw - cgroup2 cgroup2 rw",
 		      dir, sizeof(dir)) == 0 &&
 		   mi("57 47 0:38 /..x /mnt rw - cgroup2 cgroup2 rw",
+		      dir, sizeof(dir)) == 0);
+	/* An empty ROOT (no kernel writes one) is no "/.." component. */
+	UNIT_CHECK("cgroup/mountinfo-empty-root-refused",
+		   mi("57 47 0:38  /mnt rw - cgroup2 cgroup2 rw",
 		      dir, sizeof(dir)) == 0);
 	UNIT_CHECK("cgroup/mountinfo-unescape",
 		   mi("50 41 0:38 / /mnt/a\\040b\\011c\\134d rw - cgroup2 none rw",
@@ -77,12 +112,25 @@ static void test_mountinfo(void)
 		   mi("50 41 0:38 / /mnt/a\\9zb\\0 rw - cgroup2 none rw",
 		      dir, sizeof(dir)) == 1 &&
 		   strcmp(dir, "/mnt/a\\9zb\\0") == 0);
+	/* \000 or a NUL would cut the path it opens: no such mount point. */
+	UNIT_CHECK("cgroup/mountinfo-nul-refused",
+		   mi("50 41 0:38 / /mnt/a\\000b rw - cgroup2 none rw",
+		      dir, sizeof(dir)) == 0);
 	UNIT_CHECK("cgroup/mountinfo-type-named-like-cgroup2x",
 		   mi("50 41 0:38 / /mnt rw - cgroup2x none rw",
 		      dir, sizeof(dir)) == 0);
-	UNIT_CHECK("cgroup/mountinfo-too-long",
-		   mi("50 41 0:38 / /a/very/long/mount/point/that/does/not/fit/in/the/buffer/at/all rw - cgroup2 none rw",
-		      dir, 16) == 0);
+	/* The longest mount point a path holds (PATH_MAX - 1 bytes), and one
+	 * byte more: cut, so refused. */
+	n = snprintf(line, sizeof(line), "50 41 0:38 / /");
+	memset(line + n, 'm', MOUNTINFO_PATH_MAX - 2);
+	snprintf(line + n + MOUNTINFO_PATH_MAX - 2, sizeof(line) - (size_t)n -
+		 (MOUNTINFO_PATH_MAX - 2), " rw - cgroup2 none rw");
+	UNIT_CHECK("cgroup/mountinfo-longest", mi(line, dir, sizeof(dir)) == 1);
+	n = snprintf(line, sizeof(line), "50 41 0:38 / /");
+	memset(line + n, 'm', MOUNTINFO_PATH_MAX - 1);
+	snprintf(line + n + MOUNTINFO_PATH_MAX - 1, sizeof(line) - (size_t)n -
+		 (MOUNTINFO_PATH_MAX - 1), " rw - cgroup2 none rw");
+	UNIT_CHECK("cgroup/mountinfo-too-long", mi(line, dir, sizeof(dir)) == 0);
 	UNIT_CHECK("cgroup/mountinfo-truncated-line",
 		   mi("50 41 0:38 /", dir, sizeof(dir)) == 0);
 }
