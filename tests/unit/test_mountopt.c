@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// sources: applets/mount/mountopt.c applets/mount/passwd.c
+// sources: applets/mount/mountopt.c applets/mount/mountopt-tables.c applets/mount/passwd.c
 /* test_mountopt.c - the mount option engine (applets/mount/mountopt.c) and
  * the passwd/group lookup (applets/mount/passwd.c). */
 #include <errno.h>
