@@ -4,10 +4,10 @@
  * VirtualBox shared folders by name) and mount it as mount.TYPE would
  * (mount_run(), in mount.c).
  *
- * shared_main() scans argv, then polls for_each_share() every 100 ms
- * until TAG is seen or the wait (-w or -o wait=SECONDS) has passed (a
- * clock deadline, not a count of polls: a slow walk does not stretch the
- * wait). Each xenstore walk has its own reply deadline of 1 s; a xenstore
+ * shared_main() scans argv, then polls for_each_share() (the walk,
+ * mount-shared-walk.c) every 100 ms until TAG is seen or the wait (-w or
+ * -o wait=SECONDS) has passed (a clock deadline, not a count of polls: a
+ * slow walk does not stretch the wait). Each xenstore walk has its own reply deadline of 1 s; a xenstore
  * that does not answer is reported once and not asked again, so the whole
  * run is bounded by the wait plus one reply timeout.
  *
@@ -85,232 +85,8 @@
 #include <unistd.h>
 
 #include "mount.h"
+#include "mount-shared.h"
 #include "sys.h"
-#include "xenstore.h"
-
-#define SHARE_TAG_MAX 256
-#define XS_REPLY_MS 1000   /* a walk of xenstore gets this long */
-
-enum share_kind {
-	SHARE_VIRTIOFS,
-	SHARE_9P_VIRTIO,
-	SHARE_9P_XEN,
-	SHARE_VBOXSF,
-};
-#define KIND(k) (1u << (k))
-
-/* Called for each tag found; dev names where it was seen (virtio0, the
- * xenstore device id). A non-zero return stops the walk. */
-typedef int share_fn(void *ctx, enum share_kind kind, const char *tag,
-		     const char *dev);
-
-/* What one run has learnt about xenstore. */
-struct xen_state {
-	int given_up;    /* it failed once (reported): not asked again */
-};
-
-/* ---- sysfs ------------------------------------------------------------- */
-
-/* Out of file descriptors or memory: a walk that cannot open an entry
- * would miss shares silently, so that is a system error, named. */
-static void die_if_resource(long err, const char *what, const char *name)
-{
-	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
-		die_msg(MNT_EX_SYSERR, "cannot read ", what, name, ": ",
-			errno_text((int)-err));
-}
-
-/* each_entry() (libcommon's: fn for each name not starting with '.'),
- * where a directory that exists but cannot be read exits 2: a walk that
- * missed entries would miss shares silently. The callbacks here return 0
- * or 1, so a negative result is each_entry's -errno. */
-static int for_each_entry(const char *dir, each_entry_fn *fn, void *ctx)
-{
-	int ret = each_entry(dir, fn, ctx);
-
-	if (ret < 0)
-		die_msg(MNT_EX_SYSERR, "cannot read ", dir, ": ",
-			errno_text(-ret));
-	return ret;
-}
-
-/* dirfd/NAME/FILE into buf: a line of sysfs text, the newline and
- * trailing NULs cut. Returns its length, or -errno. */
-static ssize_t read_entry_file(int dirfd, const char *name, const char *file,
-			       char *buf, size_t cap)
-{
-	char path[300];
-	size_t len = 0;
-	ssize_t n;
-
-	path[0] = '\0';
-	if (str_append(path, sizeof(path), &len, name, strlen(name)) < 0 ||
-	    str_append(path, sizeof(path), &len, file, strlen(file)) < 0)
-		return -ENAMETOOLONG;
-	n = read_small_file_close(dirfd, path, buf, cap - 1);
-	die_if_resource(n, "sysfs entry ", path);
-	if (n < 0)
-		return n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
-		n--;
-	buf[n] = '\0';
-	return n;
-}
-
-/* Does dirfd/NAME/FILE read as text? */
-static int entry_file_is(int dirfd, const char *name, const char *file,
-			 const char *text)
-{
-	char buf[32];
-
-	return read_entry_file(dirfd, name, file, buf, sizeof(buf)) > 0 &&
-	       strcmp(buf, text) == 0;
-}
-
-struct tag_scan {
-	const char *file;     /* "/tag" */
-	int virtio_only;      /* only entries named virtio* */
-	share_fn *fn;
-	void *ctx;
-	enum share_kind kind;
-};
-
-static int scan_tag_entry(int dirfd, const char *name, void *ctx)
-{
-	struct tag_scan *ts = ctx;
-	char tag[SHARE_TAG_MAX];
-
-	if (ts->virtio_only && strncmp(name, LIT("virtio")) != 0)
-		return 0;
-	if (read_entry_file(dirfd, name, ts->file, tag, sizeof(tag)) > 0)
-		return ts->fn(ts->ctx, ts->kind, tag, name);
-	return 0;
-}
-
-static int count_virtiofs_entry(int dirfd, const char *name, void *ctx)
-{
-	if (entry_file_is(dirfd, name, "/device", "0x001a"))
-		++*(int *)ctx;
-	return 0;
-}
-
-/* virtio devices of class virtio-fs (id 26) that sysfs shows no tag of
- * (kernels before 6.9). */
-static int count_untagged_virtiofs(void)
-{
-	int n = 0;
-
-	if (access("/sys/fs/virtiofs", F_OK) == 0)
-		return 0;
-	for_each_entry("/sys/bus/virtio/devices", count_virtiofs_entry, &n);
-	return n;
-}
-
-static int vbox_pci_entry(int dirfd, const char *name, void *ctx)
-{
-	(void)ctx;
-	return entry_file_is(dirfd, name, "/vendor", "0x80ee") &&
-	       entry_file_is(dirfd, name, "/device", "0xcafe");
-}
-
-/* A VirtualBox guest: the guest driver's device node, or its PCI device
- * (vendor 0x80ee, device 0xcafe, "VirtualBox Guest Service"). */
-static int in_virtualbox(void)
-{
-	return access("/dev/vboxguest", F_OK) == 0 ||
-	       for_each_entry("/sys/bus/pci/devices", vbox_pci_entry, NULL);
-}
-
-/* ---- xenstore ---------------------------------------------------------- */
-
-/* A Xen guest's 9pfs frontends live at device/9pfs/N in its own xenstore
- * directory, the tag in device/9pfs/N/tag. sysfs shows the devices
- * (/sys/bus/xen/devices/9pfs-N) but not the tag: DIRECTORY device/9pfs,
- * then READ device/9pfs/N/tag, all before one deadline. */
-
-/* A failed xenstore call: nothing to say when it just means "no Xen 9pfs
- * tags" (not under Xen, no device/9pfs); out of fds is exit 2; anything
- * else is reported once, and xenstore is not asked again. */
-static void xen_failed(struct xen_state *xs, long err, const char *dev)
-{
-	if (err == -ENODEV || err == -ENOENT)
-		return;
-	die_if_resource(err, "", dev);
-	xs->given_up = 1;
-	if (err == -ETIMEDOUT)
-		warn_msg(dev, ": xenstore did not answer within 1 s; Xen 9pfs "
-			 "tags are not looked for");
-	else
-		warn_msg(dev, ": cannot read the Xen 9pfs tags from xenstore: ",
-			 errno_text((int)-err));
-}
-
-static int xen_9pfs_tags(struct xen_state *xs, share_fn *fn, void *ctx)
-{
-	char list[XS_PAYLOAD_MAX + 1], tag[XS_PAYLOAD_MAX + 1];
-	struct xs_request rq = { XS_DIRECTORY, 0, "device/9pfs", NULL, 0 };
-	uint64_t deadline = clock_ms() + XS_REPLY_MS;
-	const char *dev;
-	long llen, tlen;
-	int ret = 0;
-
-	if (xs->given_up)
-		return 0;
-	llen = xs_call(&rq, list, sizeof(list), deadline, &dev);
-	if (llen < 0) {
-		xen_failed(xs, llen, dev);
-		return 0;
-	}
-	/* The directory is NUL-separated names. */
-	rq.type = XS_READ;
-	for (long i = 0; i < llen && ret == 0;) {
-		const char *name = list + i;
-		size_t nlen = strlen(name);   /* list[llen] is a NUL */
-		char path[64];
-		size_t plen = 0;
-
-		i += (long)nlen + 1;
-		path[0] = '\0';
-		if (nlen == 0 ||
-		    str_append(path, sizeof(path), &plen, LIT("device/9pfs/")) < 0 ||
-		    str_append(path, sizeof(path), &plen, name, nlen) < 0 ||
-		    str_append(path, sizeof(path), &plen, LIT("/tag")) < 0)
-			continue;
-		rq.path = path;
-		tlen = xs_call(&rq, tag, sizeof(tag), deadline, &dev);
-		if (tlen == -ENOENT)
-			continue;   /* a device being set up or torn down */
-		if (tlen < 0) {
-			xen_failed(xs, tlen, dev);
-			return 0;
-		}
-		if (tlen > 0 && tlen < SHARE_TAG_MAX &&
-		    strlen(tag) == (size_t)tlen)
-			ret = fn(ctx, SHARE_9P_XEN, tag, name);
-	}
-	return ret;
-}
-
-/* ---- the walk ---------------------------------------------------------- */
-
-static int for_each_share(unsigned kinds, struct xen_state *xs, share_fn *fn,
-			  void *ctx)
-{
-	struct tag_scan ts = { "/tag", 0, fn, ctx, SHARE_VIRTIOFS };
-	int ret = 0;
-
-	if (kinds & KIND(SHARE_VIRTIOFS))
-		ret = for_each_entry("/sys/fs/virtiofs", scan_tag_entry, &ts);
-	ts.file = "/mount_tag";
-	ts.virtio_only = 1;
-	ts.kind = SHARE_9P_VIRTIO;
-	if (!ret && kinds & KIND(SHARE_9P_VIRTIO))
-		ret = for_each_entry("/sys/bus/virtio/drivers/9pnet_virtio",
-				     scan_tag_entry, &ts);
-	if (!ret && kinds & KIND(SHARE_9P_XEN))
-		ret = xen_9pfs_tags(xs, fn, ctx);
-	return ret;
-}
 
 /* TYPE and WHERE of each kind in -l lines, and its name in messages. */
 static const char kind_text[][18] = {
@@ -526,20 +302,129 @@ static void take_wait(char *opts, uint64_t *wait_s)
 	}
 }
 
+/* -l: a line for each tag found, and for the shares no walk lists. */
+static int list_shares(unsigned kinds, int noperands)
+{
+	struct xen_state xs = { 0 };
+	struct outbuf ob;
+	struct find f;
+
+	if (noperands != 0)
+		die_usage(MNT_EX_USAGE, "-l takes no operands");
+	memset(&f, 0, sizeof(f));
+	f.list = &ob;
+	outbuf_init(&ob, 1);
+	for_each_share(kinds, &xs, on_share, &f);
+	put_unlisted(kinds, &ob);
+	mount_check_output(outbuf_flush(&ob));
+	return MNT_EX_SUCCESS;
+}
+
+/* TAG not found: the message lists the tags of the kinds looked for that
+ * do exist (f, seen: what the last, complete, walk saw), or names those
+ * kinds. */
+static int not_found(const struct helper *h, unsigned kinds, uint64_t wait_s,
+		     const struct find *f, const struct seen *seen)
+{
+	struct outbuf ob;
+	char buf[SHOWN_MAX];
+
+	outbuf_init(&ob, 2);
+	outbuf_puts(&ob, applet_name);
+	outbuf_puts(&ob, ": no share with tag '");
+	outbuf_puts(&ob, shown_input(buf, sizeof(buf), h->source,
+				     strlen(h->source)));
+	outbuf_puts(&ob, "' found");
+	if (wait_s) {
+		outbuf_puts(&ob, " after waiting ");
+		outbuf_put_num(&ob, wait_s, 10);
+		outbuf_puts(&ob, " s");
+	}
+	if (f->count == 0 && !(kinds & KIND(SHARE_VIRTIOFS) &&
+			       count_untagged_virtiofs())) {
+		outbuf_puts(&ob, "; no ");
+		put_kind_names(&ob, kinds);
+		outbuf_puts(&ob, " share is visible (are the modules "
+			    "loaded?)\n");
+	} else {
+		outbuf_puts(&ob, "; the tags present are (TAG TYPE WHERE):\n");
+		outbuf_put(&ob, seen->buf, seen->len);
+		if (seen->more) {
+			outbuf_puts(&ob, "... and ");
+			outbuf_put_num(&ob, seen->more, 10);
+			outbuf_puts(&ob, " more (mount-shared -l lists them)\n");
+		}
+		put_unlisted(kinds, &ob);
+	}
+	outbuf_flush(&ob);
+	return MNT_EX_FAIL;
+}
+
+/* TAG (h->source) found and mounted, waiting up to wait_s for it: the
+ * status of the mount, or not_found's.
+ * Poll every 100 ms until the deadline: at boot the device may not be
+ * probed yet. The shares no walk lists are tried by name as soon as
+ * their device is there, not after the wait: VirtualBox shared folders
+ * (the guest device is enumerated before userspace runs, so it is looked
+ * for once) and virtio-fs devices whose tags the kernel does not show
+ * (before 6.9; tried again when another appears). */
+static int find_and_mount(struct helper *h, unsigned kinds, uint64_t wait_s)
+{
+	static struct seen seen;
+	struct xen_state xs = { 0 };
+	struct find f;
+	uint64_t deadline = clock_ms() + wait_s * 1000;
+	int vbox = -1, tried = 0;   /* tried: untagged virtio-fs */
+
+	for (;;) {
+		int untagged;
+		uint64_t now;
+
+		memset(&f, 0, sizeof(f));
+		f.tag = h->source;
+		f.seen = &seen;
+		seen.len = 0;
+		seen.more = 0;
+		for_each_share(kinds, &xs, on_share, &f);
+		if (f.found)
+			break;
+		if (ENABLE_MOUNT_VIRTIOFS && kinds & KIND(SHARE_VIRTIOFS) &&
+		    (untagged = count_untagged_virtiofs()) > tried) {
+			tried = untagged;
+			h->fs = &mopt_fs_virtiofs;
+			if (mount_run(h, 1) == MNT_EX_SUCCESS)
+				return MNT_EX_SUCCESS;
+		}
+		if (vbox < 0)
+			vbox = ENABLE_MOUNT_VBOXSF &&
+			       kinds & KIND(SHARE_VBOXSF) && in_virtualbox();
+		now = clock_ms();
+		if (vbox || now >= deadline)
+			break;
+		sleep_ms(deadline - now < 100 ? deadline - now : 100);
+	}
+	if (f.found) {
+		h->fs = fs_of_kind((enum share_kind)(f.found - 1));
+		if (f.found - 1 == SHARE_9P_XEN)
+			h->opts[h->nopts++] = "trans=xen";   /* its slot is free */
+		return mount_run(h, 0);
+	}
+	if (vbox) {
+		h->fs = &mopt_fs_vboxsf;
+		return mount_run(h, 0);
+	}
+	return not_found(h, kinds, wait_s, &f, &seen);
+}
+
 /* mount-shared (helper 0) and mount.shared (helper 1). */
 static int shared_main(int argc, char **argv, int helper)
 {
 	struct helper h;
-	struct find f;
-	static struct seen seen;
-	struct outbuf ob;
-	struct xen_state xs = { 0 };
 	const char *type = NULL;
-	uint64_t wait_s = 5, deadline;
+	uint64_t wait_s = 5;
 	unsigned kinds;
-	int c, list = 0, vbox = -1, tried = 0;   /* tried: untagged virtio-fs */
+	int c, list = 0;
 	struct optscan os;
-	char buf[SHOWN_MAX];
 
 	memset(&h, 0, sizeof(h));
 	optscan_init(&os, argc, argv, helper ? "sfnvrwhN:o:t:"
@@ -567,95 +452,10 @@ static int shared_main(int argc, char **argv, int helper)
 	if (h.ns)
 		mount_enter_ns(h.ns);
 	kinds = wanted_kinds(&h, type);
-	if (list) {
-		if (os.noperands != 0)
-			die_usage(MNT_EX_USAGE, "-l takes no operands");
-		memset(&f, 0, sizeof(f));
-		f.list = &ob;
-		outbuf_init(&ob, 1);
-		for_each_share(kinds, &xs, on_share, &f);
-		put_unlisted(kinds, &ob);
-		mount_check_output(outbuf_flush(&ob));
-		return MNT_EX_SUCCESS;
-	}
+	if (list)
+		return list_shares(kinds, os.noperands);
 	mount_take_operands(&h, os.noperands, argv, "TAG");
-
-	/* Poll every 100 ms until the deadline: at boot the device may not
-	 * be probed yet. The shares no walk lists are tried by name as soon
-	 * as their device is there, not after the wait: VirtualBox shared
-	 * folders (the guest device is enumerated before userspace runs, so
-	 * it is looked for once) and virtio-fs devices whose tags the kernel
-	 * does not show (before 6.9; tried again when another appears). */
-	deadline = clock_ms() + wait_s * 1000;
-	for (;;) {
-		int untagged;
-		uint64_t now;
-
-		memset(&f, 0, sizeof(f));
-		f.tag = h.source;
-		f.seen = &seen;
-		seen.len = 0;
-		seen.more = 0;
-		for_each_share(kinds, &xs, on_share, &f);
-		if (f.found)
-			break;
-		if (ENABLE_MOUNT_VIRTIOFS && kinds & KIND(SHARE_VIRTIOFS) &&
-		    (untagged = count_untagged_virtiofs()) > tried) {
-			tried = untagged;
-			h.fs = &mopt_fs_virtiofs;
-			if (mount_run(&h, 1) == MNT_EX_SUCCESS)
-				return MNT_EX_SUCCESS;
-		}
-		if (vbox < 0)
-			vbox = ENABLE_MOUNT_VBOXSF &&
-			       kinds & KIND(SHARE_VBOXSF) && in_virtualbox();
-		now = clock_ms();
-		if (vbox || now >= deadline)
-			break;
-		sleep_ms(deadline - now < 100 ? deadline - now : 100);
-	}
-	if (f.found) {
-		h.fs = fs_of_kind((enum share_kind)(f.found - 1));
-		if (f.found - 1 == SHARE_9P_XEN)
-			h.opts[h.nopts++] = "trans=xen";   /* its slot is free */
-		return mount_run(&h, 0);
-	}
-	if (vbox) {
-		h.fs = &mopt_fs_vboxsf;
-		return mount_run(&h, 0);
-	}
-	/* The message lists the tags of the kinds looked for that do exist,
-	 * or names those kinds. */
-	outbuf_init(&ob, 2);
-	outbuf_puts(&ob, applet_name);
-	outbuf_puts(&ob, ": no share with tag '");
-	outbuf_puts(&ob, shown_input(buf, sizeof(buf), h.source,
-				     strlen(h.source)));
-	outbuf_puts(&ob, "' found");
-	if (wait_s) {
-		outbuf_puts(&ob, " after waiting ");
-		outbuf_put_num(&ob, wait_s, 10);
-		outbuf_puts(&ob, " s");
-	}
-	/* f.count, seen: the tags the last (complete) walk saw */
-	if (f.count == 0 && !(kinds & KIND(SHARE_VIRTIOFS) &&
-			      count_untagged_virtiofs())) {
-		outbuf_puts(&ob, "; no ");
-		put_kind_names(&ob, kinds);
-		outbuf_puts(&ob, " share is visible (are the modules "
-			    "loaded?)\n");
-	} else {
-		outbuf_puts(&ob, "; the tags present are (TAG TYPE WHERE):\n");
-		outbuf_put(&ob, seen.buf, seen.len);
-		if (seen.more) {
-			outbuf_puts(&ob, "... and ");
-			outbuf_put_num(&ob, seen.more, 10);
-			outbuf_puts(&ob, " more (mount-shared -l lists them)\n");
-		}
-		put_unlisted(kinds, &ob);
-	}
-	outbuf_flush(&ob);
-	return MNT_EX_FAIL;
+	return find_and_mount(&h, kinds, wait_s);
 }
 
 int mount_shared_main(int argc, char **argv)
