@@ -263,68 +263,86 @@ static int fs_registered(const char *type)
 	return 0;
 }
 
-/* Exit 32 with a message the user can act on. */
-static _Noreturn void die_mount(const struct helper *h, int err)
+/* The why of die_mount's message (m, as there) for ENOENT, ENOTDIR,
+ * ENXIO, EPROTO: the mount point (it cannot be opened, or is no
+ * directory), else no share of that name. */
+static void explain_missing(const struct helper *h, int err, const char *src,
+			    const char *dir, const char **m)
 {
-	const char *type = h->fs->type;
-	char src[SHOWN_MAX], dir[SHOWN_MAX];
-	int vbox = IS_VBOXSF(h->fs), p9 = IS_9P(h->fs);
-	/* "mounting SRC on DIR: " m[0] m[1] ... */
-	const char *m[6] = { errno_text(err), "", "", "", "", "" };
 	int fd;
 
-	shown_input(src, sizeof(src), h->source, strlen(h->source));
-	shown_input(dir, sizeof(dir), h->target, strlen(h->target));
-	switch (err) {
-	case ENOENT:
-	case ENOTDIR:
+	if (err == ENOENT || err == ENOTDIR) {
 		fd = openat(AT_FDCWD, h->target, O_PATH | O_CLOEXEC);
 		if (fd < 0) {
 			m[0] = "mount point ";
 			m[1] = dir;
 			m[2] = ": ";
 			m[3] = errno_text(errno);
-			break;
+			return;
 		}
 		close(fd);
 		if (err == ENOTDIR) {
 			m[0] = "mount point ";
 			m[1] = dir;
 			m[2] = " is not a directory";
-			break;
+			return;
 		}
-		/* fall through */
+	}
+	if (IS_VBOXSF(h->fs)) {
+		m[0] = "the host has no shared folder named '";
+		m[1] = src;
+		m[2] = "': define it in the VM settings (Shared "
+		       "Folders)";
+	} else if (IS_9P(h->fs) && err == ENOENT) {
+		m[0] = "no virtio 9p device has the mount tag '";
+		m[1] = src;
+		m[2] = "' (mount-shared -l lists the tags)";
+	}
+}
+
+/* ... for ENODEV: the filesystem type unknown to the kernel, or its
+ * device out of reach. */
+static void explain_no_device(const struct helper *h, const char **m)
+{
+	const char *type = h->fs->type;
+
+	if (!fs_registered(type)) {
+		m[0] = "the kernel does not know filesystem type ";
+		m[1] = type;
+		m[2] = ": load its module (modprobe ";
+		m[3] = !IS_9P(h->fs) ? type : h->xen ? "9p 9pnet_xen"
+						     : "9p 9pnet_virtio";
+		m[4] = ")";
+	} else if (IS_VBOXSF(h->fs)) {
+		m[0] = "the vboxsf driver cannot reach the VirtualBox "
+		       "guest device (not a VirtualBox VM, or vboxguest "
+		       "not loaded; see dmesg)";
+	} else {
+		m[0] = "no such device (see dmesg)";
+	}
+}
+
+/* Exit 32 with a message the user can act on. */
+static _Noreturn void die_mount(const struct helper *h, int err)
+{
+	char src[SHOWN_MAX], dir[SHOWN_MAX];
+	/* "mounting SRC on DIR: " m[0] m[1] ... */
+	const char *m[6] = { errno_text(err), "", "", "", "", "" };
+
+	shown_input(src, sizeof(src), h->source, strlen(h->source));
+	shown_input(dir, sizeof(dir), h->target, strlen(h->target));
+	switch (err) {
+	case ENOENT:
+	case ENOTDIR:
 	case ENXIO:
 	case EPROTO:
-		if (vbox) {
-			m[0] = "the host has no shared folder named '";
-			m[1] = src;
-			m[2] = "': define it in the VM settings (Shared "
-			       "Folders)";
-		} else if (p9 && err == ENOENT) {
-			m[0] = "no virtio 9p device has the mount tag '";
-			m[1] = src;
-			m[2] = "' (mount-shared -l lists the tags)";
-		}
+		explain_missing(h, err, src, dir, m);
 		break;
 	case ENODEV:
-		if (!fs_registered(type)) {
-			m[0] = "the kernel does not know filesystem type ";
-			m[1] = type;
-			m[2] = ": load its module (modprobe ";
-			m[3] = !p9 ? type : h->xen ? "9p 9pnet_xen"
-						   : "9p 9pnet_virtio";
-			m[4] = ")";
-		} else if (vbox) {
-			m[0] = "the vboxsf driver cannot reach the VirtualBox "
-			       "guest device (not a VirtualBox VM, or vboxguest "
-			       "not loaded; see dmesg)";
-		} else {
-			m[0] = "no such device (see dmesg)";
-		}
+		explain_no_device(h, m);
 		break;
 	case EPROTONOSUPPORT:
-		if (p9) {
+		if (IS_9P(h->fs)) {
 			m[0] = "no 9p transport module loaded (modprobe ";
 			m[1] = h->xen ? "9pnet_xen)" : "9pnet_virtio)";
 		}
