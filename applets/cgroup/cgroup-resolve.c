@@ -102,97 +102,119 @@ static void hold_std_fds(void)
 		close(fd);
 }
 
+/* How ids are looked up: as choose() decides, or as --walk or --handles
+ * forces. */
+enum lookup { LOOKUP_CHOSEN, LOOKUP_WALK, LOOKUP_HANDLES };
+
+/* What the options ask (c->relative aside: set as -r is read). */
+struct request {
+	const char *mount_dir, *interval;
+	uint64_t interval_ms;
+	int paths, list, watching;
+	enum lookup lookup;
+};
+
+/* The options into rq and c, then their checks: a usage error exits 2. */
+static void scan_options(struct cgr *c, struct optscan *os, char **argv,
+			 struct request *rq)
+{
+	enum lookup forced;
+	int opt;
+
+	while ((opt = optscan_next(os)) != -1) {
+		switch (opt) {
+		case 'p': rq->paths = 1; break;
+		case 'l': rq->list = 1; break;
+		case 'w': rq->watching = 1; break;
+		case 'r': c->relative = 1; break;
+		case 'm': rq->mount_dir = os->value; break;
+		case 'i': rq->interval = os->value; break;
+		default:   /* '?' or ':'; perhaps --walk or --handles */
+			if (opt == ':')
+				die_optscan(EXIT_USAGE, os, opt);
+			if (strcmp(argv[os->index - 1], "--walk") == 0)
+				forced = LOOKUP_WALK;
+			else if (strcmp(argv[os->index - 1], "--handles") == 0)
+				forced = LOOKUP_HANDLES;
+			else
+				die_optscan(EXIT_USAGE, os, opt);
+			if (rq->lookup != LOOKUP_CHOSEN && rq->lookup != forced)
+				die_usage(EXIT_USAGE, "--walk and --handles "
+					  "do not go together");
+			rq->lookup = forced;
+		}
+	}
+	if (rq->interval && (parse_u64_base(rq->interval, strlen(rq->interval),
+					    10, &rq->interval_ms) < 0 ||
+			     rq->interval_ms == 0 || rq->interval_ms > INT_MAX))
+		die_usage_arg(EXIT_USAGE, "-i wants milliseconds "
+			      "(1..2147483647), not ", rq->interval);
+	if (rq->paths && (rq->list || rq->watching))
+		die_usage(EXIT_USAGE, "-p does not go with -l or -w");
+	if (rq->interval && !rq->watching)
+		die_usage(EXIT_USAGE, "-i goes with -w only");
+	if ((rq->list || rq->watching) && os->noperands > 0)
+		die_usage_arg(EXIT_USAGE, "-l and -w take no operands, not ",
+			      os->operands[0]);
+	if (!rq->list && !rq->watching && os->noperands == 0)
+		die_usage(EXIT_USAGE, "missing operand: expected ",
+			  rq->paths ? "PATH..." : "ID... or -");
+	for (int i = 0; !rq->paths && os->noperands > 1 && i < os->noperands;
+	     i++)
+		if (strcmp(os->operands[i], "-") == 0)
+			die_usage(EXIT_USAGE, "- (IDs on stdin) goes alone");
+}
+
+/* ID... or -: by handle or by the walk, as lookup says or choose()
+ * decides. */
+static void resolve_ids(struct cgr *c, const struct optscan *os,
+			enum lookup lookup)
+{
+	int from_stdin = strcmp(os->operands[0], "-") == 0;
+
+	c->handles = lookup != LOOKUP_WALK && probe_handles(c);
+	if (lookup == LOOKUP_HANDLES && !c->handles)
+		die_msg(EXIT_UNRESOLVED, "--handles: ", c->proc_fd < 0
+			? "no /proc/self/fd" : "open_by_handle_at: ",
+			c->proc_fd < 0 ? "" : errno_text(errno));
+	if (!c->handles)
+		c->walk_first = 1;
+	else if (lookup == LOOKUP_HANDLES)
+		c->walk_after = UINT64_MAX;
+	else
+		choose(c, from_stdin ? UINT64_MAX : (uint64_t)os->noperands);
+	if (from_stdin)
+		resolve_stdin(c);
+	else
+		for (int i = 0; i < os->noperands; i++)
+			answer(c, os->operands[i], strlen(os->operands[i]), 0);
+}
+
 int cgroup_resolve_main(int argc, char **argv)
 {
 	struct cgr cgr, *c = &cgr;
 	struct optscan os;
-	const char *mount_dir = NULL, *interval = NULL;
-	uint64_t interval_ms = 1000;
-	int paths = 0, list = 0, watching = 0, opt;
-	/* How ids are looked up: as choose() decides, or as --walk or
-	 * --handles forces (-w is watch). */
-	enum { LOOKUP_CHOSEN, LOOKUP_WALK, LOOKUP_HANDLES } forced,
-		lookup = LOOKUP_CHOSEN;
+	struct request rq = { .interval_ms = 1000, .lookup = LOOKUP_CHOSEN };
 
 	hold_std_fds();
 	memset(c, 0, offsetof(struct cgr, out));
 	optscan_init(&os, argc, argv, "plwrm:i:");
-	while ((opt = optscan_next(&os)) != -1) {
-		switch (opt) {
-		case 'p': paths = 1; break;
-		case 'l': list = 1; break;
-		case 'w': watching = 1; break;
-		case 'r': c->relative = 1; break;
-		case 'm': mount_dir = os.value; break;
-		case 'i': interval = os.value; break;
-		default:   /* '?' or ':'; perhaps --walk or --handles */
-			if (opt == ':')
-				die_optscan(EXIT_USAGE, &os, opt);
-			if (strcmp(argv[os.index - 1], "--walk") == 0)
-				forced = LOOKUP_WALK;
-			else if (strcmp(argv[os.index - 1], "--handles") == 0)
-				forced = LOOKUP_HANDLES;
-			else
-				die_optscan(EXIT_USAGE, &os, opt);
-			if (lookup != LOOKUP_CHOSEN && lookup != forced)
-				die_usage(EXIT_USAGE, "--walk and --handles "
-					  "do not go together");
-			lookup = forced;
-		}
-	}
-	if (interval && (parse_u64_base(interval, strlen(interval), 10,
-					&interval_ms) < 0 ||
-			 interval_ms == 0 || interval_ms > INT_MAX))
-		die_usage_arg(EXIT_USAGE, "-i wants milliseconds "
-			      "(1..2147483647), not ", interval);
-	if (paths && (list || watching))
-		die_usage(EXIT_USAGE, "-p does not go with -l or -w");
-	if (interval && !watching)
-		die_usage(EXIT_USAGE, "-i goes with -w only");
-	if ((list || watching) && os.noperands > 0)
-		die_usage_arg(EXIT_USAGE, "-l and -w take no operands, not ",
-			      os.operands[0]);
-	if (!list && !watching && os.noperands == 0)
-		die_usage(EXIT_USAGE, "missing operand: expected ",
-			  paths ? "PATH..." : "ID... or -");
-	for (int i = 0; !paths && os.noperands > 1 && i < os.noperands;
-	     i++)
-		if (strcmp(os.operands[i], "-") == 0)
-			die_usage(EXIT_USAGE, "- (IDs on stdin) goes alone");
+	scan_options(c, &os, argv, &rq);
 
 	c->mount_fd = c->proc_fd = -1;
 	outbuf_init(&c->out, 1);
 	/* -p: PATHs below the mount with -r, on it with -m */
-	if (!paths || c->relative || mount_dir)
-		find_mount(c, mount_dir);
-	if (paths) {
+	if (!rq.paths || c->relative || rq.mount_dir)
+		find_mount(c, rq.mount_dir);
+	if (rq.paths) {
 		resolve_paths(c, os.operands, os.noperands);
-	} else if (watching) {
-		c->status = watch(c, list, (int)interval_ms);
-	} else if (list) {
+	} else if (rq.watching) {
+		c->status = watch(c, rq.list, (int)rq.interval_ms);
+	} else if (rq.list) {
 		walk(c, &c->ix);
 		list_index(c, 0);
 	} else {
-		int from_stdin = strcmp(os.operands[0], "-") == 0;
-
-		c->handles = lookup != LOOKUP_WALK && probe_handles(c);
-		if (lookup == LOOKUP_HANDLES && !c->handles)
-			die_msg(EXIT_UNRESOLVED, "--handles: ", c->proc_fd < 0
-				? "no /proc/self/fd" : "open_by_handle_at: ",
-				c->proc_fd < 0 ? "" : errno_text(errno));
-		if (!c->handles)
-			c->walk_first = 1;
-		else if (lookup == LOOKUP_HANDLES)
-			c->walk_after = UINT64_MAX;
-		else
-			choose(c, from_stdin ? UINT64_MAX
-					     : (uint64_t)os.noperands);
-		if (from_stdin)
-			resolve_stdin(c);
-		else
-			for (int i = 0; i < os.noperands; i++)
-				answer(c, os.operands[i],
-				       strlen(os.operands[i]), 0);
+		resolve_ids(c, &os, rq.lookup);
 	}
 	release_fds(c);
 	if (outbuf_flush(&c->out) < 0)
