@@ -451,43 +451,106 @@ static void reap(struct job *jobs, size_t from, size_t to, unsigned *active)
 			}
 }
 
+/* One run_jobs: jobs[0..head) done and said, [head..next) started
+ * (active of them running), [next..n) not yet. */
+struct run {
+	enum kind k;
+	struct job *jobs;
+	size_t n, next, head;
+	unsigned par, active;
+	int check_all;   /* the waits, without the watch: each second */
+};
+
+/* Start actions while fewer than par run. Stopped: the waits end now, xl
+ * processes are waited for (killing a save mid-way loses its guest),
+ * what was not started is said so once its line comes. */
+static void start_jobs(struct run *r)
+{
+	while (r->active < r->par && r->next < r->n && !xd.stop_sig) {
+		start_job(r->k, &r->jobs[r->next]);
+		if (r->jobs[r->next].state == J_RUNNING)
+			r->active++;
+		r->next++;
+	}
+	if (!xd.stop_sig)
+		return;
+	if (r->k == K_WAIT)
+		for (size_t i = r->head; i < r->next; i++)
+			if (r->jobs[i].state == J_RUNNING)
+				job_ended(&r->jobs[i], 1, clock_ms(), &r->active);
+	if (r->active == 0)
+		for (; r->next < r->n; r->next++) {
+			r->jobs[r->next].skipped = 1;
+			r->jobs[r->next].state = J_DONE;
+		}
+}
+
+/* The first line's next "...", a deadline, or never (UINT64_MAX). */
+static uint64_t next_wake(const struct run *r)
+{
+	const struct job *first = &r->jobs[r->head];
+	uint64_t wake = UINT64_MAX;
+
+	if (r->head < r->next && has_dots(r->k) && first->state == J_RUNNING &&
+	    first->dots < (uint64_t)(xd.maxwait + 1))
+		wake = first->start + (first->dots + 1) * 1000ULL;
+	for (size_t i = r->head; i < r->next; i++)
+		if (r->jobs[i].state == J_RUNNING && r->jobs[i].deadline &&
+		    !r->jobs[i].interrupted && r->jobs[i].deadline < wake)
+			wake = r->jobs[i].deadline;
+	return wake;
+}
+
+/* The waits of domains gone end: on a watch event, or each time
+ * without the watch. */
+static void end_gone_domains(struct run *r, int event)
+{
+	static struct doms l;
+
+	if (!(r->check_all || (event && drain_watch() == 0) || xd.watch.fd < 0))
+		return;
+	list_domus(&l);
+	for (size_t i = r->head; i < r->next; i++)
+		if (r->jobs[i].state == J_RUNNING && !in_doms(&l, r->jobs[i].name))
+			job_ended(&r->jobs[i], 0, clock_ms(), &r->active);
+}
+
+/* Past its deadline, a wait ends (failed), an xl process gets SIGINT
+ * (then waited for, as bash's wait). */
+static void past_deadlines(struct run *r)
+{
+	uint64_t now = clock_ms();
+
+	for (size_t i = r->head; i < r->next; i++) {
+		struct job *j = &r->jobs[i];
+
+		if (j->state != J_RUNNING || !j->deadline || j->deadline > now)
+			continue;
+		if (r->k == K_WAIT) {
+			job_ended(j, 1, now, &r->active);
+		} else if (!j->interrupted) {
+			kill(j->pid, SIGINT);
+			j->interrupted = 1;
+		}
+	}
+}
+
 /* Run n actions of kind k, par at a time, their lines in order: the first
  * unfinished one's line is printed as it goes ("..." marks included), a
  * later one's once it is the first. */
 void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 {
-	size_t next = 0, head = 0;
-	unsigned active = 0;
-	int check_all = 0;
+	struct run r = { .k = k, .jobs = jobs, .n = n, .par = par };
 
 	for (;;) {
-		uint64_t now, wake = UINT64_MAX;
+		uint64_t now, wake;
 		struct pollfd fds[2];
 		int nfds = 1, timeout;
 
-		while (active < par && next < n && !xd.stop_sig) {
-			start_job(k, &jobs[next]);
-			if (jobs[next].state == J_RUNNING)
-				active++;
-			next++;
-		}
-		/* stopped: the waits end now, the xl processes are waited
-		 * for (killing a save mid-way loses its guest), and what was
-		 * not started is said as such once its line comes */
-		if (xd.stop_sig) {
-			if (k == K_WAIT)
-				for (size_t i = head; i < next; i++)
-					if (jobs[i].state == J_RUNNING)
-						job_ended(&jobs[i], 1, clock_ms(), &active);
-			if (active == 0)
-				for (; next < n; next++) {
-					jobs[next].skipped = 1;
-					jobs[next].state = J_DONE;
-				}
-		}
+		start_jobs(&r);
 		now = clock_ms();
-		while (head < next) {
-			struct job *j = &jobs[head];
+		while (r.head < r.next) {
+			struct job *j = &jobs[r.head];
 
 			if (!j->begun) {
 				begin_msg(k, j);
@@ -498,30 +561,24 @@ void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 			if (j->state != J_DONE)
 				break;
 			finish(k, j);
-			head++;
+			r.head++;
 		}
-		if (head == n)
+		if (r.head == n)
 			return;
-		if (head < next && has_dots(k) && jobs[head].state == J_RUNNING &&
-		    jobs[head].dots < (uint64_t)(xd.maxwait + 1))
-			wake = jobs[head].start + (jobs[head].dots + 1) * 1000ULL;
-		for (size_t i = head; i < next; i++)
-			if (jobs[i].state == J_RUNNING && jobs[i].deadline &&
-			    !jobs[i].interrupted && jobs[i].deadline < wake)
-				wake = jobs[i].deadline;
+		wake = next_wake(&r);
 		fds[0].fd = xd.sigfd;
 		fds[0].events = POLLIN;
 		if (k == K_WAIT) {
 			int fd = watch_fd();
 
 			if (fd < 0)
-				check_all = 1;
+				r.check_all = 1;
 			else {
 				fds[1].fd = fd;
 				fds[1].events = POLLIN;
 				nfds = 2;
 			}
-			if (check_all && wake > now + 1000)
+			if (r.check_all && wake > now + 1000)
 				wake = now + 1000;
 		}
 		timeout = wake == UINT64_MAX ? -1 :
@@ -529,30 +586,9 @@ void run_jobs(enum kind k, struct job *jobs, size_t n, unsigned par)
 		if (poll(fds, (nfds_t)nfds, timeout) < 0 && errno != EINTR)
 			die_msg(EXIT_XD_FAIL, "poll: ", errno_text(errno));
 		if (fds[0].revents)
-			reap(jobs, head, next, &active);
-		if (k == K_WAIT && (check_all ||
-				    (nfds == 2 && fds[1].revents && drain_watch() == 0) ||
-				    xd.watch.fd < 0)) {
-			static struct doms l;
-
-			list_domus(&l);
-			for (size_t i = head; i < next; i++)
-				if (jobs[i].state == J_RUNNING &&
-				    !in_doms(&l, jobs[i].name))
-					job_ended(&jobs[i], 0, clock_ms(), &active);
-		}
-		now = clock_ms();
-		for (size_t i = head; i < next; i++) {
-			struct job *j = &jobs[i];
-
-			if (j->state != J_RUNNING || !j->deadline || j->deadline > now)
-				continue;
-			if (k == K_WAIT) {
-				job_ended(j, 1, now, &active);
-			} else if (!j->interrupted) {
-				kill(j->pid, SIGINT);   /* then waited for, as bash's wait */
-				j->interrupted = 1;
-			}
-		}
+			reap(jobs, r.head, r.next, &r.active);
+		if (k == K_WAIT)
+			end_gone_domains(&r, nfds == 2 && fds[1].revents);
+		past_deadlines(&r);
 	}
 }
