@@ -5,6 +5,9 @@
  * sleep/seq/cat/rm processes: each domain action is one xl process,
  * exec'd at the path Debian's `xen` wrapper resolves.
  *
+ * Long because: the script's start, stop and status, step by step in its
+ * order; the domain actions they run are xendomains-jobs.c's.
+ *
  * The script, step by step (docs/xen.md lists every difference):
  * - the LSB hook of a systemd host: called by hand as /etc/init.d/NAME,
  *   the action goes to `systemctl ACTION xendomains.service`;
