@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* fuzz_passwd.c - libFuzzer target for the passwd/group lookup
- * (applets/mount/passwd.c over libcommon/line_stream.c), differential: the
+ * (libcommon/passwd.c over libcommon/line_stream.c), differential: the
  * streaming lookup must agree with a simple reference that holds the whole
  * file, for any content, any name and any buffer size (down to 1 byte, so
  * lines and fields are cut everywhere; max_len 6000 gives lines longer
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
-#include "mount/passwd.h"
+#include "passwd.h"
 
 /* The first line NAME:PASSWORD:ID[:...] as a plain reading of passwd(5):
  * 0 and *id, -EINVAL (that line's id is not a decimal number below

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Hostile /etc/passwd and /etc/group, through mount.vboxsf's uid=NAME and
-# gid=NAME (the lookup in applets/mount/passwd.c): lines of any length, odd
+# gid=NAME (the lookup in libcommon/passwd.c): lines of any length, odd
 # ids, files that are not regular files. In a chroot test root (the Xen
 # one, tests/xen/lib-xen.sh, with forkless installed), each run under
 # timeout so that a hang is a FAIL. -f -v: the mount(2) call is printed,
@@ -9,10 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/xen/lib-xen.sh"
 need_root hostile-passwd || exit 0
-if ! "$FORKLESS" --list | grep -qx mount.vboxsf; then
-	skip hostile-passwd "mount.vboxsf is not configured in"
-	exit 0
-fi
+need_applet mount.vboxsf || exit 0
 
 base=$(scratch hostile-passwd)
 trap 'kill $writer 2>/dev/null; rm -rf "$base"' EXIT

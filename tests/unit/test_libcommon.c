@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-// sources: applets/mount/passwd.c
 /* Unit tests of libcommon's pure helpers: numbers, paths, escaping,
  * option scanning, the line reader, the passwd/group lookup, errno texts. */
 #include <errno.h>
@@ -16,7 +15,7 @@
 
 #include "dirent64.h"
 #include "libcommon.h"
-#include "mount/passwd.h"
+#include "passwd.h"
 #include "unit.h"
 
 static void test_parse(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// sources: applets/mount/mountopt.c applets/mount/mountopt-tables.c applets/mount/passwd.c
+// sources: applets/mount/mountopt.c applets/mount/mountopt-tables.c
 /* test_mountopt.c - the mount option engine (applets/mount/mountopt.c) and
- * the passwd/group lookup (applets/mount/passwd.c). */
+ * the passwd/group lookup (libcommon/passwd.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "unit.h"
 #include "libcommon.h"
 #include "mount/mountopt.h"
-#include "mount/passwd.h"
+#include "passwd.h"
 
 static int vbox_answer;
 static int warned;
