@@ -267,6 +267,7 @@ help:
 	@echo "  check-packaging     the Debian packages' tests (tests/packaging)"
 	@echo "  check-vm            the VM boots alone (tests/vm/run)"
 	@echo "  check-xen-toolstack the Xen boot of check-vm alone (VM_ONLY=xen)"
+	@echo "  docs                docs/applets.md and README's applet and Kconfig tables, from the headers"
 	@echo "  deb                 the Debian packages, into build/deb"
 	@echo "  bench               the benchmarks (tests/bench/run)"
 	@echo "  bench-vm            the VM suite with Debian's side of each comparison (the VM tables)"
