@@ -60,7 +60,10 @@ static int defaults_var(void *ctx, const char *name, size_t name_len,
 			if (value_len >= INITSCRIPT_VALUE_MAX)
 				return 1;
 			memcpy(s->value[i], value, value_len + 1);
+			return 0;
 		}
+	if (s->unused)
+		s->unused(name, name_len);
 	return 0;
 }
 

@@ -21,6 +21,9 @@ struct initscript {
 	const char *const *vars; /* the settings read, nvars of them */
 	size_t nvars;
 	char (*value)[INITSCRIPT_VALUE_MAX];   /* nvars values, "" unset */
+	/* a setting of the file that is none of vars (its name, len bytes):
+	 * said by the applet; NULL: ignored, as the script ignores it */
+	void (*unused)(const char *name, size_t len);
 };
 
 /* stdout a terminal with a TERM other than dumb: red "failed" */

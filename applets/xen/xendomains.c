@@ -113,6 +113,35 @@ static const char *const var_names[V_COUNT] = {
 
 
 
+/* A setting of /etc/default/xendomains that neither Debian's script nor
+ * this applet reads: one warning naming it (a typo, or a name of Xen's own
+ * sysconfig.xendomains, whose scripts do more than Debian's: what Debian's
+ * does instead). Behaviour stays Debian's. */
+static void unused_setting(const char *name, size_t len)
+{
+	static const struct { const char *name, *instead; } upstream[] = {
+		{ "XENDOMAINS_AUTO_ONLY", "every domU is saved or shut down, "
+		  "not only those of XENDOMAINS_AUTO" },
+		{ "XENDOMAINS_SHUTDOWN", "a domU still running is shut down "
+		  "(xl shutdown), then waited for" },
+		{ "XENDOMAINS_SHUTDOWN_ALL", "every domU still running is shut "
+		  "down (xl shutdown), then waited for" },
+		{ "XENDOMAINS_SYSRQ", "no sysrq is sent" },
+		{ "XENDOMAINS_USLEEP", "the waits are on events, not sleeps" },
+		{ "XENDOMAINS_CREATE_USLEEP", "each domain is created once the "
+		  "last xl ended; XENDOMAINS_PARALLEL=N: N at a time" },
+	};
+	char shown[SHOWN_MAX];
+	const char *why = "neither Debian's script nor xendomains reads it";
+
+	for (size_t i = 0; i < ARRAY_SIZE(upstream); i++)
+		if (strlen(upstream[i].name) == len &&
+		    memcmp(upstream[i].name, name, len) == 0)
+			why = upstream[i].instead;
+	warn_msg(XD_DEFAULTS, ": ", shown_input(shown, sizeof(shown), name, len),
+		 " is not used (", why, ")");
+}
+
 static const struct initscript xd_script = {
 	.unit = "xendomains",
 	.defaults = XD_DEFAULTS,
@@ -121,6 +150,7 @@ static const struct initscript xd_script = {
 	.vars = var_names,
 	.nvars = V_COUNT,
 	.value = xd.var,
+	.unused = unused_setting,
 };
 
 /* `seq 0 $XENDOMAINS_STOP_MAXWAIT`'s count - 1: a number (a fraction

@@ -500,6 +500,23 @@ st_defaults_missing() {
 	rule shutdown web never
 	DIFFERS="the applet says that XENDOMAINS_STOP_MAXWAIT is not set (Debian's script gives no time silently)"
 }
+st_defaults_unused() {
+	# Xen's own sysconfig.xendomains names, a typo, another name: neither
+	# Debian's script nor the applet reads them
+	ACTION=stop; dom 3 web
+	set_var XENDOMAINS_AUTO_ONLY true; set_var XENDOMAINS_CREATE_USLEEP 5000000
+	set_var XENDOMAINS_SAVE_DIR /srv/save; set_var FOO 1
+	DIFFERS="the applet names each setting it does not use, in one line each (Debian's script ignores them silently); what it does is Debian's"
+}
+st_restore_empty() {
+	# XENDOMAINS_RESTORE= (empty, as Debian's file allows): no restore,
+	# the auto configs still created
+	unset_var XENDOMAINS_RESTORE; image web; auto web.cfg web; auto db.cfg db
+}
+st_auto_empty() {
+	# XENDOMAINS_AUTO= (empty): no auto config created, the images restored
+	unset_var XENDOMAINS_AUTO; image web; auto db.cfg db
+}
 st_defaults_directory() {
 	ACTION=stop; rm /etc/default/xendomains; mkdir /etc/default/xendomains; dom 3 web
 	HANDOVER=1
@@ -601,6 +618,9 @@ state stop_sigterm "stop, SIGTERM to the main process during a save"
 state stop_xenstore_gone "stop, xenstored killed during a save"
 state restart "restart"
 state defaults_missing "no /etc/default/xendomains"
+state defaults_unused "stop, settings neither reads (upstream's names, a typo)"
+state restore_empty "start, XENDOMAINS_RESTORE= (empty): no restore, auto configs created"
+state auto_empty "start, XENDOMAINS_AUTO= (empty): images restored, no auto config"
 state defaults_directory "/etc/default/xendomains a directory"
 state defaults_shell "/etc/default/xendomains with a command substitution"
 state defaults_shell_not_diverted "the same, the applet in /usr/lib/xen-common/bin, Debian's script not diverted"
