@@ -51,7 +51,6 @@
 //exit:0 done (not under Xen, not a dom0: nothing done)
 //exit:1 a daemon did not start, xenfs not mounted, no Xen utils for this Xen
 //exit:3 unknown action (status: a daemon is not running)
-//exit:4 status unknown
 //replaces:Debian's `/etc/init.d/xen` (sh, Xen's xencommons)
 //package:`forkless-xen` diverts Debian's `/etc/init.d/xen` to `xen.distrib` and puts the applet there, with `xen.service`: [xen.md](xen.md#installing-xencommons)
 //messages:Debian's LSB lines on stdout (`Starting Xen daemons: ...`), word for word; a failure's reason on stderr as `xencommons: WHAT: WHY`. Details: [xen.md](xen.md#xencommons)

@@ -122,6 +122,7 @@ expect "fds/stdout on /dev/full: said, exit 1" 1 "" \
 expect "fds/xen-toolstack to /dev/full: said, exit 1" 1 "" \
 	"warning: something called deprecated script /usr/lib/xen-common/bin/xen-toolstack${n}xen-toolstack: cannot write to stdout: No space left on device$n" -- \
 	rsh 'exec xen-toolstack >/dev/full'
+exit_seen xen-toolstack "$RC"   # (run in the root: tests/exits.sh)
 
 # ---- SIGPIPE ignored: a closed pipe is EPIPE, by its name ----------------
 for cmd in xen-version xen-dir xen-toolstack; do

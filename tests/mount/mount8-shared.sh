@@ -190,6 +190,7 @@ mount_calls /sbin/mount.shared hostshare "$M" -o '"wait=1'
 	fail mount/mount8-shared/open-quote "exit $RC" "$(cat "$T/err")"
 for h in --help -h; do
 	/sbin/mount.shared $h >/dev/full 2>"$T/err"; rc=$?
+	exit_seen mount.shared "$rc"
 	[ $rc = 2 ] && grep -qx "mount.shared: cannot write to stdout: No space left on device" "$T/err" &&
 		pass "mount/mount8-shared/help$h-to-full" || fail "mount/mount8-shared/help$h-to-full" "exit $rc" "$(cat "$T/err")"
 done

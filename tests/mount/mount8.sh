@@ -130,6 +130,7 @@ errno_msg() {
 	strace -f -qq -o /dev/null -e trace=mount -e inject=mount:error=$3 \
 		mount -t "$1" "$2" "$M" >"$T/out" 2>"$T/err"
 	local rc=$?
+	exit_seen "mount.$1" "$rc"   # (mount(8) passes the helper's status on)
 	if [ $rc != 32 ]; then
 		fail "mount/errno/$4" "exit $rc, expected 32" "$(cat "$T/err")"
 	elif ! grep -qF -- "$5" "$T/err"; then
@@ -165,6 +166,7 @@ errno_msg 9p s ENOTDIR 9p-ENOTDIR "is not a directory"
 out=$(strace -f -qq -o /dev/null -e trace=mount -e inject=mount:error=ENOENT \
 	/sbin/mount.vboxsf share "$M/nonexistent" 2>&1)
 rc=$?
+exit_seen mount.vboxsf "$rc"
 [ $rc = 32 ] && [[ $out == *"mount point $M/nonexistent: No such file or directory"* ]] &&
 	pass mount/errno/missing-mount-point || fail mount/errno/missing-mount-point "exit $rc: $out"
 

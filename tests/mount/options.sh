@@ -73,12 +73,14 @@ lost() {
 	shift 3
 	err=$(eval '"$T/$applet" "$@" 2>&1 '"$redir")
 	local rc=$?
+	exit_seen "$applet" "$rc"
 	[ "$rc" = 2 ] && [[ $err == *"$applet: cannot write to stdout: "* ]] && pass "$name" ||
 		fail "$name" "exit $rc, expected 2" "stderr: $err"
 }
 lost mount/output/v-line-full '>/dev/full' mount.9p t /d -f -v
 lost mount/output/v-line-closed '>&-' mount.9p t /d -f -v
 lost mount/output/help-full '>/dev/full' mount.vboxsf -h
+lost mount/output/virtiofs-v-line-full '>/dev/full' mount.virtiofs t /d -f -v
 if command -v strace >/dev/null; then
 	# -v is written before mount(2): a lost -v line mounts nothing
 	n=$(strace -f -e trace=mount -e inject=mount:retval=0 "$T/mount.virtiofs" t /d -v 2>&1 >/dev/full | grep -c '^mount(')

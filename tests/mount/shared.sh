@@ -68,6 +68,7 @@ mount_calls "$MS" -v -f myfs "$M"
 	pass mount/shared/fake-verbose || fail mount/shared/fake-verbose "exit $RC, '$got'" "$(cat "$T/out" "$T/err")"
 # The list is what -l is for: losing it is an error (exit 2), named.
 "$MS" -l >/dev/full 2>"$T/err"; rc=$?
+exit_seen mount-shared "$rc"
 [ $rc = 2 ] && grep -q "mount-shared: cannot write to stdout: No space left on device" "$T/err" &&
 	pass mount/shared/list-to-full-stdout || fail mount/shared/list-to-full-stdout "exit $rc" "$(cat "$T/err")"
 "$MS" -l >&- 2>"$T/err"; rc=$?
