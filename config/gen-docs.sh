@@ -150,8 +150,10 @@ END {
 function anchor(s) { s = tolower(s); gsub(/\./, "", s); return s }
 ' "$contract" >"$tmp.applets"
 awk -F'\t' '
-{ if ($1 != last) { printf "| %s | `%s` | %s |\n", $1, $2, $3; last = $1 } else printf "| | `%s` | %s |\n", $2, $3 }
-BEGIN { print "| menu | option | prompt (its measured cost) |"; print "|---|---|---|" }
+# (the cost a prompt states lives in the prompt and docs/applets.md)
+{ p = $3; sub(/ \(~[0-9.]+ KiB[^)]*\)/, "", p)
+  if ($1 != last) { printf "| %s | `%s` | %s |\n", $1, $2, p; last = $1 } else printf "| | `%s` | %s |\n", $2, p }
+BEGIN { print "| menu | option | what it builds in |"; print "|---|---|---|" }
 ' "$tmp.options" >"$tmp.kconfig"
 
 awk -v applets="$tmp.applets" -v kconfig="$tmp.kconfig" -v readme="$readme" '
