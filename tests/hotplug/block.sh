@@ -73,8 +73,10 @@ state() {
 		grep -v -e '^/=' -e '^/local=' -e '^/local/domain=' -e '^/local/domain/0=' \
 			-e "^/local/domain/0/$BE/forkless-backing=$(stat -c %Hd:%Ld:%i "$IMG")\$" "$HP/xs/tree"
 		# this test's loop devices (its images are in $HP): another test's
-		# beside it (the ASan run's, a Debian 13 root's) are not its state
-		losetup -l -n -O NAME,BACK-FILE,RO | awk -v d="$HP/" 'index($2, d) == 1' | sed "s|$HP/|HP/|"
+		# beside it (the ASan run's, a Debian 13 root's) are not its state,
+		# nor are the column widths losetup pads to for theirs
+		losetup -l -n -O NAME,BACK-FILE,RO | awk -v d="$HP/" 'index($2, d) == 1 { print $1, $2, $3 }' |
+			sed "s|$HP/|HP/|"
 		hp_syslog
 	} | loops_named
 }
