@@ -183,9 +183,9 @@ TEST_TOOLS := strace dash unshare setpriv mount file cpio xz zstd qemu-system-x8
 
 # TEST_JOBS families at once, the VM boots alone after them (tests/run's
 # ALONE_FAMILIES): the host families are much waiting on dpkg, apt and
-# timeouts (two at once kept 2 cores ~75% busy; three keep them busy),
-# the VM boots one CPU each under TCG.
-TEST_JOBS ?= 3
+# timeouts, the VM boots one CPU each under TCG. Three at once on 2
+# cores gained nothing (docs/testing.md).
+TEST_JOBS ?= 2
 check: $(BIN)
 	@config/need-tools.sh --for tests $(TEST_TOOLS)
 	FORKLESS=$(abspath $(BIN)) tests/run -j $(TEST_JOBS)
