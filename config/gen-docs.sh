@@ -29,20 +29,17 @@ for c in applets/*/Config.in; do
 	fam=${c#applets/}; fam=${fam%%/*}
 	printf '%s\t%s\n' "$fam" "$(sed -n 's/^menu "\(.*\)"$/\1/p' "$c")"
 done >"$tmp.families"
-{
-	awk '/^menu "/ { m = $0; sub(/^menu "/, "", m); sub(/"$/, "", m) }
-	     /^config / { s = $2 }
-	     /^[ \t]+(bool|string) "/ && s != "" { p = $0; sub(/^[ \t]+(bool|string) "/, "", p); sub(/"$/, "", p)
-		printf "%s\t%s\t%s\n", m, s, p; s = "" }' Config.in
-	for c in applets/*/Config.in; do
-		fam=${c#applets/}; fam=${fam%%/*}
-		title=$(awk -F'\t' -v f="$fam" '$1 == f { print $2 }' "$tmp.families")
-		cat applets/"$fam"/*.c | sed -n 's,^//config:,,p' |
-		awk -v m="$title" '/^config / { s = $2 }
-			/^[ \t]+(bool|string) "/ && s != "" { p = $0; sub(/^[ \t]+(bool|string) "/, "", p); sub(/"$/, "", p)
-			printf "%s\t%s\t%s\n", m, s, p; s = "" }'
-	done
-} >"$tmp.options"
+# (the menus in order: Config.in's own, then each family's menu line
+# followed by its applets' //config: lines, as Kconfig reads them)
+for c in Config.in applets/*/Config.in; do
+	case $c in
+	Config.in) cat "$c" ;;
+	*) grep '^menu "' "$c"; sed -n 's,^//config:,,p' "${c%/Config.in}"/*.c ;;
+	esac
+done | awk '/^menu "/ { m = $0; sub(/^menu "/, "", m); sub(/"$/, "", m) }
+	/^config / { s = $2 }
+	/^[ \t]+(bool|string) "/ && s != "" { p = $0; sub(/^[ \t]+(bool|string) "/, "", p); sub(/"$/, "", p)
+		printf "%s\t%s\t%s\n", m, s, p; s = "" }' >"$tmp.options"
 
 # The reference page.
 awk -F'\t' -v families="$tmp.families" -v options="$tmp.options" '
