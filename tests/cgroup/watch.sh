@@ -35,6 +35,13 @@ start_watch() {
 	CG_KILL_PIDS+=" $WPID"
 }
 
+# watch_stderr FILE: the watcher's stderr but for the complaints about
+# another run's cgroups: the hierarchy is one for every mount of it, and
+# tests/hostile/cgroup.sh makes paths over 8 KiB in it, which a watcher
+# reports as "cgroup-resolve: ID: Filename too long". This test's tree
+# has no such path.
+watch_stderr() { grep -v -x 'cgroup-resolve: [0-9]*: Filename too long' "$1"; }
+
 stop_watch() {   # stop_watch SIGNAL: sets WRC
 	kill -"$1" "$WPID"
 	WRC=0
@@ -79,7 +86,7 @@ dups=$(sed -n "$((nlisted + 1)),\$p" "$W" | cut -f1 | sort | uniq -d | head -n 3
 check watch/no-duplicate-lines "" "$dups"
 stop_watch TERM
 check watch/sigterm-exit-0 0 "$WRC"
-check watch/quiet-stderr "" "$(cat "$W.err")"
+check watch/quiet-stderr "" "$(watch_stderr "$W.err")"
 check watch/final-state-matches-tree "$(find "$T" -type d -printf '%i\n' | sort -n)" \
 	"$(alive_ids "$W" "$T")"
 
@@ -170,9 +177,9 @@ if setpriv --inh-caps=-all --bounding-set=-sys_admin true 2>/dev/null; then
 		pass watch/fallback-sees-remove || fail watch/fallback-sees-remove "$(tail -n 3 "$W")"
 	stop_watch TERM
 	check watch/fallback-sigterm-exit-0 0 "$WRC"
-	n=$(grep -c . "$W.err")
-	grep -q 'rescanning every 100 ms, short-lived cgroups may be missed' "$W.err" && [ "$n" = 1 ] &&
-		pass watch/fallback-said-once || fail watch/fallback-said-once "$(cat "$W.err")"
+	check watch/fallback-said-once \
+		"cgroup-resolve: fanotify: Operation not permitted; rescanning every 100 ms, short-lived cgroups may be missed" \
+		"$(watch_stderr "$W.err")"
 else
 	skip watch/fallback-sees-create "setpriv cannot drop CAP_SYS_ADMIN"
 fi
