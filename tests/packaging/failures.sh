@@ -80,7 +80,7 @@ if full_run; then
 fi
 
 R=
-fresh() { rm -rf "$work/r"; cp -a "$1" "$work/r"; R=$work/r; }
+fresh() { local s=$(date +%s%N); rm -rf "$work/r"; cp -a "$1" "$work/r"; R=$work/r; echo "FRESHTIME $(( ($(date +%s%N)-s)/1000000 ))" >>/tmp/freshtime; }
 # The state a failed run must leave as it was: every diversion, what
 # xen-utils-common has on disk (a file's sha256 or a link's target, at
 # the name dpkg-divert says holds it), and forkless-xen's status.
