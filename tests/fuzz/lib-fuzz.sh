@@ -14,29 +14,6 @@ FUZZ_CFLAGS=(-std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-I"$TOP/libcommon" -I"$TOP/applets")
 
-# fuzz_libcommon DIR: prints the path of libcommon compiled for the fuzz
-# targets (an archive, with DIR/autoconf.h); its compiler's errors in
-# DIR/build.log. Nine targets compiled the same 24 files each (7 of a
-# target's 9 seconds of clang): it is kept in $TMPBASE, keyed by the
-# sources, autoconf.h, the flags and clang's version, and made by one
-# run at a time.
-fuzz_libcommon() {
-	local out=$1 key d rc=0
-	key=$( { clang --version; printf '%s\n' "${FUZZ_CFLAGS[@]}"; cat "$out/autoconf.h" \
-		"$TOP"/libcommon/*.[ch]; } | sha256sum | cut -c1-16)
-	d=$TMPBASE/fuzz-libcommon-$key
-	exec 7>"$TMPBASE/fuzz-libcommon.lock" && flock 7 || return 1
-	if [ ! -f "$d/libcommon.a" ]; then
-		rm -rf "$TMPBASE"/fuzz-libcommon-*/ && mkdir -p "$d/o" &&
-		printf '%s\0' "$TOP"/libcommon/*.c | xargs -0 -P "$(nproc)" -I{} sh -c \
-			'f=$1; shift; exec clang "$@" -c -o "$0/o/$(basename "$f" .c).o" "$f"' \
-			"$d" {} "${FUZZ_CFLAGS[@]}" -I"$out" 2>"$out/build.log" &&
-		ar rcs "$d/libcommon.a.tmp" "$d"/o/*.o && mv "$d/libcommon.a.tmp" "$d/libcommon.a" || rc=1
-	fi
-	exec 7>&-
-	[ "$rc" = 0 ] && echo "$d/libcommon.a"
-}
-
 fuzz_target() {
 	local name=$1 corpus=$2 out=$TMPBASE/fuzz-$1 secs=${FUZZ_SECONDS:-30} rc runs
 	shift 2
@@ -58,14 +35,14 @@ fuzz_target() {
 		{ fail "fuzz/$name/build" "cannot generate autoconf.h"; return 0; }
 	# All of libcommon is linked (a target lists only its own and the
 	# applets' sources): a hand-kept list broke whenever a helper moved.
-	# It is compiled once for every target (fuzz_libcommon), and the
-	# target's own sources are compiled with it but for the libcommon
-	# files among them.
+	# It is compiled once for every target (tests/lib.sh's
+	# libcommon_archive), and the target's own sources are compiled with
+	# it but for the libcommon files among them.
 	local srcs=() f lib
 	for f in "$@"; do
 		case $f in "$TOP"/libcommon/*.c) ;; *) srcs+=("$f") ;; esac
 	done
-	if ! lib=$(fuzz_libcommon "$out") ||
+	if ! lib=$(libcommon_archive fuzz "$out" clang "${FUZZ_CFLAGS[@]}") ||
 	   ! clang "${FUZZ_CFLAGS[@]}" -I"$out" -o "$out/fuzz" "${srcs[@]}" "$lib" 2>"$out/build.log"; then
 		fail "fuzz/$name/build" "does not compile" "$(cat "$out/build.log")"
 		return 0
