@@ -153,8 +153,15 @@ seed_run() { # debian|forkless|parallel
 			bad="$bad $n"
 		fi
 	done
-	[ -z "$bad" ] && pass "seed-$v-guests-up" ||
-		fail "seed-$v-guests-up" "no answer on the console of:$bad ($(oneline $O/seed-console-${bad##* }.txt))"
+	if [ -z "$bad" ]; then
+		pass "seed-$v-guests-up"
+	else
+		# why a guest is gone: xl's log of it ("shut down, reason
+		# code ..."), and Xen's last lines
+		n=${bad##* }
+		{ tail -n 5 /var/log/xen/xl-$n.log; xl dmesg | tail -n 5; } >$O/seed-gone-$n.txt 2>&1
+		fail "seed-$v-guests-up" "no answer on the console of:$bad (xl's log and Xen's: $(oneline $O/seed-gone-$n.txt); console: $(oneline $O/seed-console-$n.txt))"
+	fi
 	save
 
 	# 3. dom0's shutdown: the five saved
