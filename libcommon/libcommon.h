@@ -280,4 +280,13 @@ int optscan_next(struct optscan *os);
  * looks at argv[os->index - 1] first. */
 _Noreturn void die_optscan(int status, const struct optscan *os, int c);
 
+/* ---- syslog (syslog.c) ------------------------------------------------ */
+
+/* "Mmm dd hh:mm:ss" (RFC 3164) of t, in UTC, NUL-terminated. */
+void syslog_stamp(char out[16], time_t t);
+/* One datagram "<pri>STAMP TAG[PID]: " and the strings of list to
+ * /dev/log (cut at 1 KiB); 0, or -errno (no daemon: -ENOENT...). */
+int syslog_line(int pri, const char *tag, const char *const *list);
+#define syslog_msg(pri, tag, ...) syslog_line(pri, tag, STR_LIST(__VA_ARGS__))
+
 #endif

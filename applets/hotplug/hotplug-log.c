@@ -6,7 +6,7 @@
  * /var/log/xen/xen-hotplug.log (hp_stderr), opened at its first line.
  *
  * Call graph: hp_log_strv() -> hp_join(), open_log() (once), and when
- * the queue is full hp_log_flush() -> syslog_time(), sys_sendmmsg(), and
+ * the queue is full hp_log_flush() -> syslog_stamp() (libcommon/syslog.c), sys_sendmmsg(), and
  * for what was not sent log_stderr() -> hp_stderr(); hp_exit() ->
  * hp_log_flush().
  */
@@ -36,40 +36,6 @@ size_t hp_join(char *out, size_t cap, size_t len,
 	}
 	out[len] = '\0';
 	return len;
-}
-
-/* "Mmm dd hh:mm:ss" (RFC 3164, as logger's "%h %e %T") of t in UTC. */
-static void syslog_time(char out[16], time_t t)
-{
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	long days = (long)(t / 86400), secs = (long)(t % 86400);
-	long m, d, era, doe, yoe, doy, mp;
-
-	/* Days to month and day (H. Hinnant's civil-date algorithm, the year
-	 * left out): no localtime, no TZ file; syslog daemons stamp local
-	 * messages themselves anyway. */
-	days += 719468;
-	era = days / 146097;
-	doe = days - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	d = doy - (153 * mp + 2) / 5 + 1;
-	m = mp < 10 ? mp + 3 : mp - 9;
-	memcpy(out, months + (m - 1) * 3, 3);
-	out[3] = ' ';
-	out[4] = d < 10 ? ' ' : (char)('0' + d / 10);
-	out[5] = (char)('0' + d % 10);
-	out[6] = ' ';
-	out[7] = (char)('0' + secs / 36000);
-	out[8] = (char)('0' + secs / 3600 % 10);
-	out[9] = ':';
-	out[10] = (char)('0' + secs % 3600 / 600);
-	out[11] = (char)('0' + secs % 600 / 60);
-	out[12] = ':';
-	out[13] = (char)('0' + secs % 60 / 10);
-	out[14] = (char)('0' + secs % 10);
-	out[15] = '\0';
 }
 
 static int open_log(void)
@@ -140,7 +106,7 @@ void hp_log_flush(struct hotplug *h)
 	h->log_n = 0;
 	/* raw: musl's clock_gettime/time bring the vDSO lookup */
 	sys_clock_gettime(CLOCK_REALTIME, &now);
-	syslog_time(stamp, now.tv_sec);
+	syslog_stamp(stamp, now.tv_sec);
 	for (unsigned i = 0; i < n; i++) {
 		size_t start = i ? h->log_end[i - 1] : 0;
 

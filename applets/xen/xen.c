@@ -456,7 +456,7 @@ int xen_tool_path(char *buf, size_t cap, const char *version,
 
 /* Exec /usr/lib/xen-VERSION/bin/COMMAND with argv[1..]; on failure,
  * report exactly as Debian's wrapper does and exit. */
-static _Noreturn void exec_xen_tool(const char *command, char **argv)
+_Noreturn void xen_exec_tool(const char *command, char **argv)
 {
 	struct xen_version xv;
 	struct xen_fds fds;
@@ -490,13 +490,13 @@ static _Noreturn void exec_xen_tool(const char *command, char **argv)
 int xen_utils_wrapper_main(int argc, char **argv)
 {
 	(void)argc;
-	exec_xen_tool(dispatch_name(argv[0]), argv);
+	xen_exec_tool(dispatch_name(argv[0]), argv);
 }
 
 int xen_main(int argc, char **argv)
 {
 	(void)argc;
-	exec_xen_tool("xl", argv);
+	xen_exec_tool("xl", argv);
 }
 
 /* The script's $0: the path the kernel was asked to execute (AT_EXECFN),
@@ -529,7 +529,7 @@ int xen_toolstack_wrapper_main(int argc, char **argv)
 {
 	(void)argc;
 	deprecated_warning(argv[0]);
-	exec_xen_tool("xl", argv);
+	xen_exec_tool("xl", argv);
 }
 
 /* ---- xen-version, xen-dir ---------------------------------------------- */

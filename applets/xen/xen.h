@@ -56,4 +56,9 @@ size_t xen_shell_read_line(const char *buf, size_t len, char *out,
 int xen_tool_path(char *buf, size_t cap, const char *version,
 		  const char *command);
 
+/* Exec /usr/lib/xen-VERSION/bin/COMMAND (VERSION the running Xen's) with
+ * argv[1..], argv[0] its path; on failure Debian's wrapper's message and
+ * exit status (1 or 127). */
+_Noreturn void xen_exec_tool(const char *command, char **argv);
+
 #endif

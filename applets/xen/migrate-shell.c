@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/* migrate-shell.c - xen-migrate-shell: a command runner, not a shell, for
+ * the two places live migration starts one (Xen's tools/xl/xl_migrate.c,
+ * 4.17 and 4.20 alike):
+ * - the sender's xl runs execlp("sh", "sh", "-c", RUNE) with
+ *     RUNE = "exec SSHCMD HOST xl[ -t][ -T][ -v...] migrate-receive[ -e][ -d][ -p]"
+ *   (`xl remus`: "exec SSHCMD HOST xl migrate-receive -r [ -e]", COLO:
+ *   "... migrate-receive --colo [--coloft-script PATH] [--userspace-colo-proxy] [ -e]");
+ * - the receiver's sshd runs LOGINSHELL -c "xl ... migrate-receive ...".
+ * Given exactly such a -c COMMAND it execs it: the receiving form as the
+ * wrapper execs xl (/usr/lib/xen-VERSION/bin/xl, no PATH search), the
+ * sending form SSHCMD's words (ssh, or an absolute path, by PATH as sh
+ * would) with HOST and the receiving command as words. Anything else is
+ * refused: on stderr and to syslog (LOG_AUTHPRIV: who, what, why),
+ * EXIT_REFUSED, nothing run.
+ *
+ * The grammar, word by word (words split at spaces; a byte outside
+ * [A-Za-z0-9@%+,./:=_-] anywhere is refused, so no quote, $, ;, |, &,
+ * redirection, glob or newline ever reaches a program):
+ *   COMMAND  = ["exec" SSHCMD HOST] "xl" GLOBAL* "migrate-receive" FLAGS
+ *   SSHCMD   = ("ssh" | /ABSOLUTE/PATH) WORD*   (the sending form only)
+ *   GLOBAL   = "-t" | "-T" | "-v"+               (each at most once)
+ *   FLAGS    = ("-e" | "-d" | "-p")*             (each at most once)
+ *            | "-r" ["-e"]
+ *            | "--colo" ["--coloft-script" DEFAULT_COLO_SCRIPT]
+ *              ["--userspace-colo-proxy"] ["-e"]
+ * --coloft-script takes only xl's default script: a migration source
+ * naming any other path would choose what dom0 runs as root. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libcommon.h"
+#include "xen.h"
+
+//applet:XEN_MIGRATE_SHELL xen-migrate-shell usr/lib/xen-common/bin/xen-migrate-shell xen_migrate_shell_main 0
+//usage:Usage: xen-migrate-shell -c "xl [-t] [-T] [-v...] migrate-receive [FLAGS]"
+//usage:       xen-migrate-shell -c "exec SSHCMD HOST xl ... migrate-receive [FLAGS]"
+//usage:
+//usage:A login shell (or /bin/sh) that runs only what live migration
+//usage:asks of a shell: the receiving xl migrate-receive (as a login
+//usage:shell of the account the migration source logs in as), and the
+//usage:sender's ssh to the target (as /bin/sh of a dom0 with no shell).
+//usage:FLAGS: -e -d -p; -r [-e]; --colo [--coloft-script
+//usage:/etc/xen/scripts/colo-proxy-script] [--userspace-colo-proxy] [-e].
+//usage:Anything else is refused: said on stderr and to syslog.
+//exit:126 refused: not a migration command (nothing was run)
+//exit:1 not running on Xen, or no valid Xen version in sysfs
+//exit:127 xl, or SSHCMD, cannot be executed
+//exit:other the command's own: once it runs, its status is the caller's
+//replaces:the login shell of the account migration sources log in as (sshd runs `SHELL -c COMMAND`), and `/bin/sh` for xl migrate's `sh -c` in a dom0 with no shell
+//messages:`xen-migrate-shell: refused: WHY: 'COMMAND'` on stderr (COMMAND escaped, cut), the same with the uid and SSH_CLIENT to syslog (authpriv)
+//config:config XEN_MIGRATE_SHELL
+//config:	bool "xen-migrate-shell: xl migrate's shell at both ends (~3.8 KiB)"
+//config:	default y
+//config:	help
+//config:	  A restricted command runner for live migration: as the
+//config:	  login shell of the receiving account it runs only
+//config:	  `xl migrate-receive` with xl's own flags; as /bin/sh of a
+//config:	  shell-less dom0 it runs only xl migrate's ssh command.
+//config:	  Everything else is refused and logged.
+
+#define EXIT_REFUSED 126
+#define MS_WORDS_MAX 32
+#define MS_COMMAND_MAX 4096
+#define COLO_SCRIPT "/etc/xen/scripts/colo-proxy-script"
+
+static const char *command_text = "";
+
+static _Noreturn void refuse(const char *why)
+{
+	char shown[SHOWN_MAX], uid[24];
+	const char *client = getenv("SSH_CLIENT");
+
+	shown_input(shown, sizeof(shown), command_text, strlen(command_text));
+	uid[fmt_u64_base(uid, (uint64_t)getuid(), 10)] = '\0';
+	/* LOG_AUTHPRIV | LOG_WARNING */
+	(void)syslog_msg(10 * 8 + 4, "xen-migrate-shell", "refused for uid ",
+			 uid, client ? " from " : "", client ? client : "",
+			 ": ", why, *command_text ? ": '" : "",
+			 *command_text ? shown : "", *command_text ? "'" : "");
+	if (*command_text)
+		die_msg(EXIT_REFUSED, "refused: ", why, ": '", shown, "'");
+	die_msg(EXIT_REFUSED, "refused: ", why);
+}
+
+static int safe_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("@%+,./:=_-", c) != NULL;
+}
+
+/* COMMAND's words, in place (the spaces become NULs); their count. */
+static size_t split_words(char *cmd, char **w)
+{
+	size_t n = 0;
+
+	for (char *p = cmd; *p; ) {
+		if (*p == ' ') {
+			*p++ = '\0';
+			continue;
+		}
+		if (n == MS_WORDS_MAX)
+			refuse("more words than any migration command has");
+		w[n++] = p;
+		for (; *p && *p != ' '; p++)
+			if (!safe_byte((unsigned char)*p))
+				refuse("a byte a migration command never holds");
+	}
+	w[n] = NULL;
+	return n;
+}
+
+static int is(const char *w, const char *lit) { return w && strcmp(w, lit) == 0; }
+
+/* GLOBAL* at w[i]: the index after them. */
+static size_t globals(char **w, size_t i)
+{
+	int t = 0, T = 0, v = 0;
+
+	for (;; i++) {
+		if (is(w[i], "-t") && !t++)
+			continue;
+		if (is(w[i], "-T") && !T++)
+			continue;
+		if (w[i] && w[i][0] == '-' && w[i][1] == 'v' && !v++ &&
+		    strspn(w[i] + 1, "v") == strlen(w[i] + 1))
+			continue;
+		return i;
+	}
+}
+
+/* FLAGS from w[i] to the end: 1 when they are one of xl's forms. */
+static int flags_ok(char **w, size_t i)
+{
+	int e = 0, d = 0, p = 0;
+
+	if (is(w[i], "-r"))
+		return w[i + 1] == NULL || (is(w[i + 1], "-e") && !w[i + 2]);
+	if (is(w[i], "--colo")) {
+		i++;
+		if (is(w[i], "--coloft-script")) {
+			if (!is(w[i + 1], COLO_SCRIPT))
+				return 0;
+			i += 2;
+		}
+		if (is(w[i], "--userspace-colo-proxy"))
+			i++;
+		if (is(w[i], "-e"))
+			i++;
+		return w[i] == NULL;
+	}
+	for (; w[i]; i++)
+		if (!((is(w[i], "-e") && !e++) || (is(w[i], "-d") && !d++) ||
+		      (is(w[i], "-p") && !p++)))
+			return 0;
+	return 1;
+}
+
+/* "xl GLOBAL* migrate-receive FLAGS" at w[i]: 1 when it is. */
+static int receive_form(char **w, size_t i)
+{
+	if (!is(w[i], "xl"))
+		return 0;
+	i = globals(w, i + 1);
+	return is(w[i], "migrate-receive") && flags_ok(w, i + 1);
+}
+
+int xen_migrate_shell_main(int argc, char **argv)
+{
+	static char cmd[MS_COMMAND_MAX];
+	char *w[MS_WORDS_MAX + 1];
+	size_t n, len, xl;
+
+	if (argc < 2)
+		refuse("an interactive login (this account runs xl migrate-receive only)");
+	if (argc != 3 || strcmp(argv[1], "-c") != 0) {
+		command_text = argv[1];
+		refuse("not -c COMMAND");
+	}
+	command_text = argv[2];
+	len = strlen(argv[2]);
+	if (len >= sizeof(cmd))
+		refuse("longer than any migration command");
+	memcpy(cmd, argv[2], len + 1);
+	n = split_words(cmd, w);
+	if (receive_form(w, 0))
+		xen_exec_tool("xl", w);   /* w[0] becomes xl's path */
+	/* exec SSHCMD... HOST xl ...: HOST is the word before the last "xl" */
+	for (xl = n; xl > 0 && !is(w[xl - 1], "xl"); xl--)
+		;
+	if (n < 4 || !is(w[0], "exec") || xl < 4 || !receive_form(w, xl - 1))
+		refuse("not xl migrate-receive, nor xl migrate's ssh command");
+	if (!is(w[1], "ssh") && w[1][0] != '/')
+		refuse("the ssh command is neither ssh nor an absolute path");
+	execvp(w[1], w + 1);
+	die_msg(127, w[1], ": ", errno_text(errno));
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# xen-migrate-shell: the commands xl 4.17 and 4.20 hand a shell for live
+# migration are run (the receiving form reaches the wrapper's exec of
+# /usr/lib/xen-VERSION/bin/xl: off Xen, its "Can't find hypervisor
+# information" and exit 1 show it was accepted; the sending form execs
+# SSHCMD with exactly its words), and everything else is refused: exit
+# 126, the reason on stderr, nothing run.
+. "$(dirname "$0")/../lib.sh"
+need_applet xen-migrate-shell || exit 0
+base=$(scratch migrate-shell)
+trap 'rm -rf "$base"' EXIT
+M=$base/xen-migrate-shell
+ln -s "$FORKLESS" "$M"
+NOXEN="ERROR:  Can't find hypervisor information in sysfs!"$'\n'
+[ -e /sys/hypervisor/type ] && { skip migrate-shell "this machine runs on a hypervisor with sysfs: the receiving form would run its xl"; exit 0; }
+
+# ---- accepted: xl's runes, word for word ---------------------------------
+for c in "xl migrate-receive" "xl -t migrate-receive" "xl -t -T -vvv migrate-receive -e -d -p" \
+	"xl migrate-receive -p" "xl migrate-receive -r " "xl migrate-receive -r  -e" \
+	"xl migrate-receive --colo" \
+	"xl migrate-receive --colo --coloft-script /etc/xen/scripts/colo-proxy-script --userspace-colo-proxy  -e"; do
+	expect "migrate-shell/receive: $c" 1 "" "$NOXEN" -- "$M" -c "$c"
+done
+# the sending form: SSHCMD (here /bin/echo, an absolute path) gets the words
+expect "migrate-shell/send: words" 0 "-p 2222 root@target xl -t migrate-receive -e"$'\n' "" -- \
+	"$M" -c "exec /bin/echo -p 2222 root@target xl -t migrate-receive -e"
+expect "migrate-shell/send: remus" 0 "target xl migrate-receive -r -e"$'\n' "" -- \
+	"$M" -c "exec /bin/echo target xl migrate-receive -r  -e"
+
+expect "migrate-shell/send: no such SSHCMD" 127 "" \
+	"xen-migrate-shell: /nonexistent/ssh: No such file or directory"$'\n' -- \
+	"$M" -c "exec /nonexistent/ssh target xl migrate-receive"
+
+# ---- refused: exit 126, nothing run --------------------------------------
+refused() {   # NAME WHY COMMAND
+	expect "migrate-shell/refused: $1" 126 "" "xen-migrate-shell: refused: $2: '$3'"$'\n' -- "$M" -c "$3"
+}
+refused semicolon "a byte a migration command never holds" "xl migrate-receive; touch $base/ran"
+refused substitution "a byte a migration command never holds" 'xl $(touch '"$base"'/ran) migrate-receive'
+refused pipe "a byte a migration command never holds" "xl migrate-receive | sh"
+refused quote "a byte a migration command never holds" "xl 'migrate-receive'"
+expect "migrate-shell/refused: newline, shown escaped" 126 "" \
+	"xen-migrate-shell: refused: a byte a migration command never holds: 'xl migrate-receive\\012touch x'"$'\n' -- \
+	"$M" -c $'xl migrate-receive\ntouch x'
+refused another-xl-command "not xl migrate-receive, nor xl migrate's ssh command" "xl destroy 1"
+refused flag-twice "not xl migrate-receive, nor xl migrate's ssh command" "xl migrate-receive -e -e"
+refused unknown-flag "not xl migrate-receive, nor xl migrate's ssh command" "xl migrate-receive -x"
+refused extra-word "not xl migrate-receive, nor xl migrate's ssh command" "xl migrate-receive extra"
+refused colo-script "not xl migrate-receive, nor xl migrate's ssh command" \
+	"xl migrate-receive --colo --coloft-script /tmp/x"
+refused other-program "not xl migrate-receive, nor xl migrate's ssh command" "/bin/sh"
+refused ssh-by-name "the ssh command is neither ssh nor an absolute path" "exec sh -c x target xl migrate-receive"
+expect "migrate-shell/refused: interactive login" 126 "" \
+	"xen-migrate-shell: refused: an interactive login (this account runs xl migrate-receive only)"$'\n' -- "$M"
+expect "migrate-shell/refused: not -c" 126 "" "xen-migrate-shell: refused: not -c COMMAND: '-i'"$'\n' -- "$M" -i
+long=$(printf 'x%.0s' {1..5000})
+expect "migrate-shell/refused: too long" 126 "" "@any" -- "$M" -c "$long"
+check "migrate-shell/nothing ran" "" "$(ls "$base" | grep -v xen-migrate-shell)"
