@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "libcommon.h"
+#include "migrate-shell.h"
 #include "xen.h"
 
 //applet:XEN_MIGRATE_SHELL xen-migrate-shell usr/lib/xen-common/bin/xen-migrate-shell xen_migrate_shell_main 0
@@ -60,11 +61,28 @@
 //config:	  `xl migrate-receive` with xl's own flags; as /bin/sh of a
 //config:	  shell-less dom0 it runs only xl migrate's ssh command.
 //config:	  Everything else is refused and logged.
+//applet:XEN_MIGRATE_SHELL_SH sh bin/sh xen_migrate_shell_main 0
+//usage:Usage: sh -c "exec SSHCMD HOST xl ... migrate-receive [FLAGS]"
+//usage:
+//usage:xen-migrate-shell under the name xl migrate runs (execlp "sh"),
+//usage:in a dom0 with no shell: see xen-migrate-shell --help.
+//exit:126 refused: not a migration command (nothing was run)
+//exit:1 not running on Xen, or no valid Xen version in sysfs
+//exit:127 xl, or SSHCMD, cannot be executed
+//exit:other the command's own: once it runs, its status is the caller's
+//replaces:`/bin/sh` in a dom0 root with no shell, for xl migrate alone: every other caller of `sh -c` (system(), popen()) is refused and logged, which shows what still wants a shell
+//messages:as xen-migrate-shell's, under the name `sh`
+//config:config XEN_MIGRATE_SHELL_SH
+//config:	bool "... also as /bin/sh (shell-less roots only)"
+//config:	default n
+//config:	depends on XEN_MIGRATE_SHELL
+//config:	help
+//config:	  Install xen-migrate-shell as bin/sh too, and run it under
+//config:	  the name sh. Only for a root with no shell: every
+//config:	  system() and popen() of every program then reaches it and
+//config:	  is refused (logged, exit 126), all but xl migrate's.
 
 #define EXIT_REFUSED 126
-#define MS_WORDS_MAX 32
-#define MS_COMMAND_MAX 4096
-#define COLO_SCRIPT "/etc/xen/scripts/colo-proxy-script"
 
 static const char *command_text = "";
 
@@ -85,93 +103,18 @@ static _Noreturn void refuse(const char *why)
 	die_msg(EXIT_REFUSED, "refused: ", why);
 }
 
-static int safe_byte(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || strchr("@%+,./:=_-", c) != NULL;
-}
-
-/* COMMAND's words, in place (the spaces become NULs); their count. */
-static size_t split_words(char *cmd, char **w)
-{
-	size_t n = 0;
-
-	for (char *p = cmd; *p; ) {
-		if (*p == ' ') {
-			*p++ = '\0';
-			continue;
-		}
-		if (n == MS_WORDS_MAX)
-			refuse("more words than any migration command has");
-		w[n++] = p;
-		for (; *p && *p != ' '; p++)
-			if (!safe_byte((unsigned char)*p))
-				refuse("a byte a migration command never holds");
-	}
-	w[n] = NULL;
-	return n;
-}
-
-static int is(const char *w, const char *lit) { return w && strcmp(w, lit) == 0; }
-
-/* GLOBAL* at w[i]: the index after them. */
-static size_t globals(char **w, size_t i)
-{
-	int t = 0, T = 0, v = 0;
-
-	for (;; i++) {
-		if (is(w[i], "-t") && !t++)
-			continue;
-		if (is(w[i], "-T") && !T++)
-			continue;
-		if (w[i] && w[i][0] == '-' && w[i][1] == 'v' && !v++ &&
-		    strspn(w[i] + 1, "v") == strlen(w[i] + 1))
-			continue;
-		return i;
-	}
-}
-
-/* FLAGS from w[i] to the end: 1 when they are one of xl's forms. */
-static int flags_ok(char **w, size_t i)
-{
-	int e = 0, d = 0, p = 0;
-
-	if (is(w[i], "-r"))
-		return w[i + 1] == NULL || (is(w[i + 1], "-e") && !w[i + 2]);
-	if (is(w[i], "--colo")) {
-		i++;
-		if (is(w[i], "--coloft-script")) {
-			if (!is(w[i + 1], COLO_SCRIPT))
-				return 0;
-			i += 2;
-		}
-		if (is(w[i], "--userspace-colo-proxy"))
-			i++;
-		if (is(w[i], "-e"))
-			i++;
-		return w[i] == NULL;
-	}
-	for (; w[i]; i++)
-		if (!((is(w[i], "-e") && !e++) || (is(w[i], "-d") && !d++) ||
-		      (is(w[i], "-p") && !p++)))
-			return 0;
-	return 1;
-}
-
-/* "xl GLOBAL* migrate-receive FLAGS" at w[i]: 1 when it is. */
-static int receive_form(char **w, size_t i)
-{
-	if (!is(w[i], "xl"))
-		return 0;
-	i = globals(w, i + 1);
-	return is(w[i], "migrate-receive") && flags_ok(w, i + 1);
-}
-
 int xen_migrate_shell_main(int argc, char **argv)
 {
+	static const char *const why[] = {
+		[-MS_BAD_BYTE] = "a byte a migration command never holds",
+		[-MS_TOO_MANY_WORDS] = "more words than any migration command has",
+		[-MS_NOT_MIGRATION] = "not xl migrate-receive, nor xl migrate's ssh command",
+		[-MS_BAD_SSH] = "the ssh command is neither ssh nor an absolute path",
+	};
 	static char cmd[MS_COMMAND_MAX];
 	char *w[MS_WORDS_MAX + 1];
-	size_t n, len, xl;
+	size_t len;
+	int form;
 
 	if (argc < 2)
 		refuse("an interactive login (this account runs xl migrate-receive only)");
@@ -184,16 +127,11 @@ int xen_migrate_shell_main(int argc, char **argv)
 	if (len >= sizeof(cmd))
 		refuse("longer than any migration command");
 	memcpy(cmd, argv[2], len + 1);
-	n = split_words(cmd, w);
-	if (receive_form(w, 0))
+	form = ms_parse(cmd, w);
+	if (form == MS_RECEIVE)
 		xen_exec_tool("xl", w);   /* w[0] becomes xl's path */
-	/* exec SSHCMD... HOST xl ...: HOST is the word before the last "xl" */
-	for (xl = n; xl > 0 && !is(w[xl - 1], "xl"); xl--)
-		;
-	if (n < 4 || !is(w[0], "exec") || xl < 4 || !receive_form(w, xl - 1))
-		refuse("not xl migrate-receive, nor xl migrate's ssh command");
-	if (!is(w[1], "ssh") && w[1][0] != '/')
-		refuse("the ssh command is neither ssh nor an absolute path");
+	if (form != MS_SEND)
+		refuse(why[-form]);
 	execvp(w[1], w + 1);
 	die_msg(127, w[1], ": ", errno_text(errno));
 }

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/* migrate-shell-parse.c - xen-migrate-shell's grammar (migrate-shell.c's
+ * header has it): ms_parse(), a pure function of the command's text,
+ * fuzzed by tests/fuzz/fuzz_migrate_shell.c. */
+#include <string.h>
+
+#include "migrate-shell.h"
+
+static int safe_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("@%+,./:=_-", c) != NULL;
+}
+
+static int is(const char *w, const char *lit) { return w && strcmp(w, lit) == 0; }
+
+/* GLOBAL* at w[i]: the index after them. */
+static size_t globals(char *const *w, size_t i)
+{
+	int t = 0, T = 0, v = 0;
+
+	for (;; i++) {
+		if (is(w[i], "-t") && !t++)
+			continue;
+		if (is(w[i], "-T") && !T++)
+			continue;
+		if (w[i] && w[i][0] == '-' && w[i][1] == 'v' && !v++ &&
+		    strspn(w[i] + 1, "v") == strlen(w[i] + 1))
+			continue;
+		return i;
+	}
+}
+
+/* FLAGS from w[i] to the end: 1 when they are one of xl's forms. */
+static int flags_ok(char *const *w, size_t i)
+{
+	int e = 0, d = 0, p = 0;
+
+	if (is(w[i], "-r"))
+		return w[i + 1] == NULL || (is(w[i + 1], "-e") && !w[i + 2]);
+	if (is(w[i], "--colo")) {
+		i++;
+		if (is(w[i], "--coloft-script")) {
+			if (!is(w[i + 1], MS_COLO_SCRIPT))
+				return 0;
+			i += 2;
+		}
+		if (is(w[i], "--userspace-colo-proxy"))
+			i++;
+		if (is(w[i], "-e"))
+			i++;
+		return w[i] == NULL;
+	}
+	for (; w[i]; i++)
+		if (!((is(w[i], "-e") && !e++) || (is(w[i], "-d") && !d++) ||
+		      (is(w[i], "-p") && !p++)))
+			return 0;
+	return 1;
+}
+
+/* "xl GLOBAL* migrate-receive FLAGS" at w[i]: 1 when it is. */
+static int receive_form(char *const *w, size_t i)
+{
+	if (!is(w[i], "xl"))
+		return 0;
+	i = globals(w, i + 1);
+	return is(w[i], "migrate-receive") && flags_ok(w, i + 1);
+}
+
+int ms_parse(char *cmd, char **w)
+{
+	size_t n = 0, xl;
+
+	for (char *p = cmd; *p; ) {
+		if (*p == ' ') {
+			*p++ = '\0';
+			continue;
+		}
+		if (n == MS_WORDS_MAX)
+			return MS_TOO_MANY_WORDS;
+		w[n++] = p;
+		for (; *p && *p != ' '; p++)
+			if (!safe_byte((unsigned char)*p))
+				return MS_BAD_BYTE;
+	}
+	w[n] = NULL;
+	if (receive_form(w, 0))
+		return MS_RECEIVE;
+	/* exec SSHCMD... HOST xl ...: HOST is the word before the last "xl" */
+	for (xl = n; xl > 0 && !is(w[xl - 1], "xl"); xl--)
+		;
+	if (n < 4 || !is(w[0], "exec") || xl < 4 || !receive_form(w, xl - 1))
+		return MS_NOT_MIGRATION;
+	if (!is(w[1], "ssh") && w[1][0] != '/')
+		return MS_BAD_SSH;
+	return MS_SEND;
+}
+
