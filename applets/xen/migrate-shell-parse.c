@@ -3,6 +3,7 @@
  * header has it): ms_parse(), a pure function of the command's text,
  * fuzzed by tests/fuzz/fuzz_migrate_shell.c. */
 #include <string.h>
+#include <strings.h>
 
 #include "migrate-shell.h"
 
@@ -58,6 +59,48 @@ static int flags_ok(char *const *w, size_t i)
 	return 1;
 }
 
+/* -o KEY=VALUE: KEY one of those that choose how to connect, never one
+ * that runs a command or reads another config (ProxyCommand,
+ * LocalCommand, PermitLocalCommand, Include, KnownHostsCommand...). */
+static int ssh_o_ok(const char *kv)
+{
+	static const char *const keys[] = {
+		"batchmode", "connecttimeout", "port", "identityfile",
+		"identitiesonly", "user", "stricthostkeychecking",
+		"userknownhostsfile", "serveraliveinterval",
+		"serveralivecountmax", "compression", "loglevel",
+		"addressfamily", "ciphers", "hostkeyalgorithms",
+	};
+	const char *eq = strchr(kv, '=');
+	size_t n = eq ? (size_t)(eq - kv) : 0;
+
+	for (size_t i = 0; n && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i]) == n && strncasecmp(kv, keys[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* SSHCMD's words w[from..to): ssh's options that choose how to connect
+ * (-4 -6 -C -q -T -x; -p PORT, -i FILE, -l USER, -o KEY=VALUE, joined
+ * or apart), nothing that names a command or a config file to read. */
+static int ssh_options(char *const *w, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const char *o = w[i], *arg;
+
+		if (o[0] != '-' || !o[1])
+			return 0;
+		if (strchr("46CqTx", o[1]) && !o[2])
+			continue;
+		if (!strchr("pilo", o[1]))
+			return 0;
+		arg = o[2] ? o + 2 : (i + 1 < to ? w[++i] : NULL);
+		if (!arg || arg[0] == '-' || (o[1] == 'o' && !ssh_o_ok(arg)))
+			return 0;
+	}
+	return 1;
+}
+
 /* "xl GLOBAL* migrate-receive FLAGS" at w[i]: 1 when it is. */
 static int receive_form(char *const *w, size_t i)
 {
@@ -93,6 +136,8 @@ int ms_parse(char *cmd, char **w)
 		return MS_NOT_MIGRATION;
 	if (!is(w[1], "ssh") && w[1][0] != '/')
 		return MS_BAD_SSH;
+	if (w[xl - 2][0] == '-' || !ssh_options(w, 2, xl - 2))
+		return MS_BAD_SSH_OPTION;
 	return MS_SEND;
 }
 

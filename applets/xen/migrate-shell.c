@@ -18,7 +18,14 @@
  * [A-Za-z0-9@%+,./:=_-] anywhere is refused, so no quote, $, ;, |, &,
  * redirection, glob or newline ever reaches a program):
  *   COMMAND  = ["exec" SSHCMD HOST] "xl" GLOBAL* "migrate-receive" FLAGS
- *   SSHCMD   = ("ssh" | /ABSOLUTE/PATH) WORD*   (the sending form only)
+ *   SSHCMD   = ("ssh" | /ABSOLUTE/PATH) OPTION*   (the sending form only)
+ *   OPTION   = -4 -6 -C -q -T -x | -p PORT | -i FILE | -l USER
+ *            | -o KEY=VALUE, KEY: BatchMode ConnectTimeout Port IdentityFile
+ *              IdentitiesOnly User StrictHostKeyChecking UserKnownHostsFile
+ *              ServerAliveInterval ServerAliveCountMax Compression LogLevel
+ *              AddressFamily Ciphers HostKeyAlgorithms (never ProxyCommand,
+ *              LocalCommand, -F, or anything else that runs or reads more)
+ *   HOST     = a word not starting with -
  *   GLOBAL   = "-t" | "-T" | "-v"+               (each at most once)
  *   FLAGS    = ("-e" | "-d" | "-p")*             (each at most once)
  *            | "-r" ["-e"]
@@ -110,6 +117,7 @@ int xen_migrate_shell_main(int argc, char **argv)
 		[-MS_TOO_MANY_WORDS] = "more words than any migration command has",
 		[-MS_NOT_MIGRATION] = "not xl migrate-receive, nor xl migrate's ssh command",
 		[-MS_BAD_SSH] = "the ssh command is neither ssh nor an absolute path",
+		[-MS_BAD_SSH_OPTION] = "an ssh option that is not one of those that choose how to connect",
 	};
 	static char cmd[MS_COMMAND_MAX];
 	char *w[MS_WORDS_MAX + 1];

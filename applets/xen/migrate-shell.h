@@ -15,6 +15,7 @@ enum {
 	MS_TOO_MANY_WORDS = -2,
 	MS_NOT_MIGRATION = -3,
 	MS_BAD_SSH = -4,
+	MS_BAD_SSH_OPTION = -5,
 };
 
 /* cmd's words into w (MS_WORDS_MAX + 1 slots, NULL-terminated; cmd is cut

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xen/migrate-shell.h"
 
@@ -41,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r2 = ms_parse(b, w2);
 	CHECK(r == r2);
 	CHECK(r == MS_RECEIVE || r == MS_SEND || r == MS_BAD_BYTE ||
-	      r == MS_TOO_MANY_WORDS || r == MS_NOT_MIGRATION || r == MS_BAD_SSH);
+	      r == MS_TOO_MANY_WORDS || r == MS_NOT_MIGRATION || r == MS_BAD_SSH ||
+	      r == MS_BAD_SSH_OPTION);
 	if (r < 0)
 		return 0;
 	{
@@ -73,8 +75,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r == MS_RECEIVE)
 			CHECK(strcmp(w[0], "xl") == 0);
 		else
+		{
 			CHECK(strcmp(w[0], "exec") == 0 && n >= 5 &&
 			      (strcmp(w[1], "ssh") == 0 || w[1][0] == '/'));
+			/* no option that runs or reads a command */
+			for (size_t i = 2; i < xl; i++)
+				CHECK(strncasecmp(w[i], "-oProxy", 7) != 0 &&
+				      strncasecmp(w[i], "ProxyCommand", 12) != 0 &&
+				      strncasecmp(w[i], "LocalCommand", 12) != 0 &&
+				      strcmp(w[i], "-F") != 0 && w[xl - 1][0] != '-');
+		}
 	}
 	return 0;
 }

@@ -23,8 +23,8 @@ for c in "xl migrate-receive" "xl -t migrate-receive" "xl -t -T -vvv migrate-rec
 	expect "migrate-shell/receive: $c" 1 "" "$NOXEN" -- "$M" -c "$c"
 done
 # the sending form: SSHCMD (here /bin/echo, an absolute path) gets the words
-expect "migrate-shell/send: words" 0 "-p 2222 root@target xl -t migrate-receive -e"$'\n' "" -- \
-	"$M" -c "exec /bin/echo -p 2222 root@target xl -t migrate-receive -e"
+expect "migrate-shell/send: words" 0 "-p 2222 -o BatchMode=yes -i /root/.ssh/mig root@target xl -t migrate-receive -e"$'\n' "" -- \
+	"$M" -c "exec /bin/echo -p 2222 -o BatchMode=yes -i /root/.ssh/mig root@target xl -t migrate-receive -e"
 expect "migrate-shell/send: remus" 0 "target xl migrate-receive -r -e"$'\n' "" -- \
 	"$M" -c "exec /bin/echo target xl migrate-receive -r  -e"
 
@@ -50,6 +50,14 @@ refused extra-word "not xl migrate-receive, nor xl migrate's ssh command" "xl mi
 refused colo-script "not xl migrate-receive, nor xl migrate's ssh command" \
 	"xl migrate-receive --colo --coloft-script /tmp/x"
 refused other-program "not xl migrate-receive, nor xl migrate's ssh command" "/bin/sh"
+refused ssh-proxycommand "an ssh option that is not one of those that choose how to connect" \
+	"exec ssh -oProxyCommand=/tmp/x target xl migrate-receive"
+refused ssh-o-proxycommand "an ssh option that is not one of those that choose how to connect" \
+	"exec ssh -o ProxyCommand=/tmp/x target xl migrate-receive"
+refused ssh-config-file "an ssh option that is not one of those that choose how to connect" \
+	"exec ssh -F /tmp/cfg target xl migrate-receive"
+refused ssh-remote-command "an ssh option that is not one of those that choose how to connect" \
+	"exec ssh target touch x target xl migrate-receive"
 refused ssh-by-name "the ssh command is neither ssh nor an absolute path" "exec sh -c x target xl migrate-receive"
 expect "migrate-shell/refused: interactive login" 126 "" \
 	"xen-migrate-shell: refused: an interactive login (this account runs xl migrate-receive only)"$'\n' -- "$M"
