@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(strcmp(w[0], "exec") == 0 && n >= 5 &&
 			      (strcmp(w[1], "ssh") == 0 || w[1][0] == '/'));
 			/* no option that runs or reads a command */
-			for (size_t i = 2; i < xl; i++)
+			for (size_t i = 2; i + 1 < xl; i++)   /* (w[xl - 1]: HOST) */
 				CHECK(strncasecmp(w[i], "-oProxy", 7) != 0 &&
 				      strncasecmp(w[i], "ProxyCommand", 12) != 0 &&
 				      strncasecmp(w[i], "LocalCommand", 12) != 0 &&
