@@ -101,6 +101,15 @@ static int ssh_options(char *const *w, size_t from, size_t to)
 	return 1;
 }
 
+/* SSHCMD's program: ssh (by PATH, as sh finds it) or an absolute path
+ * to a program named ssh; never another program given ssh's words. */
+static int ssh_program(const char *p)
+{
+	const char *base = strrchr(p, '/');
+
+	return is(p, "ssh") || (p[0] == '/' && is(base + 1, "ssh"));
+}
+
 /* "xl GLOBAL* migrate-receive FLAGS" at w[i]: 1 when it is. */
 static int receive_form(char *const *w, size_t i)
 {
@@ -134,7 +143,7 @@ int ms_parse(char *cmd, char **w)
 		;
 	if (n < 4 || !is(w[0], "exec") || xl < 4 || !receive_form(w, xl - 1))
 		return MS_NOT_MIGRATION;
-	if (!is(w[1], "ssh") && w[1][0] != '/')
+	if (!ssh_program(w[1]))
 		return MS_BAD_SSH;
 	if (w[xl - 2][0] == '-' || !ssh_options(w, 2, xl - 2))
 		return MS_BAD_SSH_OPTION;

@@ -9,8 +9,9 @@
  * - the receiver's sshd runs LOGINSHELL -c "xl ... migrate-receive ...".
  * Given exactly such a -c COMMAND it execs it: the receiving form as the
  * wrapper execs xl (/usr/lib/xen-VERSION/bin/xl, no PATH search), the
- * sending form SSHCMD's words (ssh, or an absolute path, by PATH as sh
- * would) with HOST and the receiving command as words. Anything else is
+ * sending form SSHCMD's words (ssh by PATH as sh would, or an absolute
+ * path to a program named ssh) with HOST and the receiving command as
+ * words. Anything else is
  * refused: on stderr and to syslog (LOG_AUTHPRIV: who, what, why),
  * EXIT_REFUSED, nothing run.
  *
@@ -18,7 +19,7 @@
  * [A-Za-z0-9@%+,./:=_-] anywhere is refused, so no quote, $, ;, |, &,
  * redirection, glob or newline ever reaches a program):
  *   COMMAND  = ["exec" SSHCMD HOST] "xl" GLOBAL* "migrate-receive" FLAGS
- *   SSHCMD   = ("ssh" | /ABSOLUTE/PATH) OPTION*   (the sending form only)
+ *   SSHCMD   = ("ssh" | /ABSOLUTE/PATH/ssh) OPTION*   (the sending form only)
  *   OPTION   = -4 -6 -C -q -T -x | -p PORT | -i FILE | -l USER
  *            | -o KEY=VALUE, KEY: BatchMode ConnectTimeout Port IdentityFile
  *              IdentitiesOnly User StrictHostKeyChecking UserKnownHostsFile
@@ -116,7 +117,7 @@ int xen_migrate_shell_main(int argc, char **argv)
 		[-MS_BAD_BYTE] = "a byte a migration command never holds",
 		[-MS_TOO_MANY_WORDS] = "more words than any migration command has",
 		[-MS_NOT_MIGRATION] = "not xl migrate-receive, nor xl migrate's ssh command",
-		[-MS_BAD_SSH] = "the ssh command is neither ssh nor an absolute path",
+		[-MS_BAD_SSH] = "the ssh command is not ssh",
 		[-MS_BAD_SSH_OPTION] = "an ssh option that is not one of those that choose how to connect",
 	};
 	static char cmd[MS_COMMAND_MAX];

@@ -8,7 +8,8 @@
  *     $, ;, |, &, <, >, glob, backslash, control byte), the words are the
  *     command's space-separated pieces in order, at most MS_WORDS_MAX;
  *     the receiving form starts "xl" and holds "migrate-receive"; the
- *     sending form starts "exec", its SSHCMD is ssh or absolute, and the
+ *     sending form starts "exec", its SSHCMD is ssh or an absolute path
+ *     ending in /ssh, and the
  *     last "xl" is followed by a receiving form;
  *   - a --coloft-script of xl's words names only MS_COLO_SCRIPT;
  *   - the same text parses to the same answer twice. */
@@ -76,8 +77,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(strcmp(w[0], "xl") == 0);
 		else
 		{
+			const char *base = strrchr(w[1], '/');
+
 			CHECK(strcmp(w[0], "exec") == 0 && n >= 5 &&
-			      (strcmp(w[1], "ssh") == 0 || w[1][0] == '/'));
+			      (strcmp(w[1], "ssh") == 0 ||
+			       (w[1][0] == '/' && strcmp(base + 1, "ssh") == 0)));
 			/* no option that runs or reads a command */
 			for (size_t i = 2; i + 1 < xl; i++)   /* (w[xl - 1]: HOST) */
 				CHECK(strncasecmp(w[i], "-oProxy", 7) != 0 &&

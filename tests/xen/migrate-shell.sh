@@ -22,11 +22,18 @@ for c in "xl migrate-receive" "xl -t migrate-receive" "xl -t -T -vvv migrate-rec
 	"xl migrate-receive --colo --coloft-script /etc/xen/scripts/colo-proxy-script --userspace-colo-proxy  -e"; do
 	expect "migrate-shell/receive: $c" 1 "" "$NOXEN" -- "$M" -c "$c"
 done
-# the sending form: SSHCMD (here /bin/echo, an absolute path) gets the words
+# the sending form: SSHCMD (here $base/bin/ssh, an absolute path to a
+# program named ssh that prints its words) gets the words
+mkdir "$base/bin"
+printf '#!/bin/sh\necho "$@"\n' >"$base/bin/ssh"
+chmod +x "$base/bin/ssh"
 expect "migrate-shell/send: words" 0 "-p 2222 -o BatchMode=yes -i /root/.ssh/mig root@target xl -t migrate-receive -e"$'\n' "" -- \
-	"$M" -c "exec /bin/echo -p 2222 -o BatchMode=yes -i /root/.ssh/mig root@target xl -t migrate-receive -e"
+	"$M" -c "exec $base/bin/ssh -p 2222 -o BatchMode=yes -i /root/.ssh/mig root@target xl -t migrate-receive -e"
 expect "migrate-shell/send: remus" 0 "target xl migrate-receive -r -e"$'\n' "" -- \
-	"$M" -c "exec /bin/echo target xl migrate-receive -r  -e"
+	"$M" -c "exec $base/bin/ssh target xl migrate-receive -r  -e"
+# ssh by name is found by PATH, as sh finds it
+expect "migrate-shell/send: ssh by PATH" 0 "-q target xl migrate-receive"$'\n' "" -- \
+	env PATH="$base/bin:/usr/bin:/bin" "$M" -c "exec ssh -q target xl migrate-receive"
 
 expect "migrate-shell/send: no such SSHCMD" 127 "" \
 	"xen-migrate-shell: /nonexistent/ssh: No such file or directory"$'\n' -- \
@@ -58,10 +65,12 @@ refused ssh-config-file "an ssh option that is not one of those that choose how 
 	"exec ssh -F /tmp/cfg target xl migrate-receive"
 refused ssh-remote-command "an ssh option that is not one of those that choose how to connect" \
 	"exec ssh target touch x target xl migrate-receive"
-refused ssh-by-name "the ssh command is neither ssh nor an absolute path" "exec sh -c x target xl migrate-receive"
+refused ssh-by-name "the ssh command is not ssh" "exec sh -c x target xl migrate-receive"
+refused ssh-other-program "the ssh command is not ssh" "exec /bin/rm -i x / xl migrate-receive"
+refused ssh-suffix "the ssh command is not ssh" "exec /usr/bin/notssh target xl migrate-receive"
 expect "migrate-shell/refused: interactive login" 126 "" \
 	"xen-migrate-shell: refused: an interactive login (this account runs xl migrate-receive only)"$'\n' -- "$M"
 expect "migrate-shell/refused: not -c" 126 "" "xen-migrate-shell: refused: not -c COMMAND: '-i'"$'\n' -- "$M" -i
 long=$(printf 'x%.0s' {1..5000})
 expect "migrate-shell/refused: too long" 126 "" "@any" -- "$M" -c "$long"
-check "migrate-shell/nothing ran" "" "$(ls "$base" | grep -v xen-migrate-shell)"
+check "migrate-shell/nothing ran" "bin xen-migrate-shell" "$(ls "$base" | tr '\n' ' ' | sed 's/ $//')"
