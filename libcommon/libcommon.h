@@ -289,4 +289,9 @@ void syslog_stamp(char out[16], time_t t);
 int syslog_line(int pri, const char *tag, const char *const *list);
 #define syslog_msg(pri, tag, ...) syslog_line(pri, tag, STR_LIST(__VA_ARGS__))
 
+/* Exec argv as sh runs a command: argv[0] with a '/' as it is, a bare
+ * name from each directory of dirs ("/sbin:/bin", or $PATH) in turn.
+ * Returns only when nothing ran, errno set (exec_path.c). */
+void exec_path(const char *dirs, char *const argv[]);
+
 #endif

@@ -61,7 +61,7 @@
 //replaces:the login shell of the account migration sources log in as (sshd runs `SHELL -c COMMAND`), and `/bin/sh` for xl migrate's `sh -c` in a dom0 with no shell
 //messages:`xen-migrate-shell: refused: WHY: 'COMMAND'` on stderr (COMMAND escaped, cut), the same with the uid and SSH_CLIENT to syslog (authpriv)
 //config:config XEN_MIGRATE_SHELL
-//config:	bool "xen-migrate-shell: xl migrate's shell at both ends (~3.8 KiB)"
+//config:	bool "xen-migrate-shell: xl migrate's shell at both ends (~4.4 KiB)"
 //config:	default y
 //config:	help
 //config:	  A restricted command runner for live migration: as the
@@ -141,6 +141,7 @@ int xen_migrate_shell_main(int argc, char **argv)
 		xen_exec_tool("xl", w);   /* w[0] becomes xl's path */
 	if (form != MS_SEND)
 		refuse(why[-form]);
-	execvp(w[1], w + 1);
+	/* ssh by the caller's PATH, as sh finds it (musl's default without) */
+	exec_path(getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/bin:/usr/bin", w + 1);
 	die_msg(127, w[1], ": ", errno_text(errno));
 }

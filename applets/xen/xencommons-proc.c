@@ -21,8 +21,6 @@
 #include "sys.h"
 #include "xencommons.h"
 
-extern char **environ;
-
 /* [ -x PATH ] as root asks it (the plain syscall) */
 int xc_executable(const char *path)
 {
@@ -33,13 +31,10 @@ int xc_executable(const char *path)
  * it could not run. A bare name is looked up in the script's PATH. */
 int xc_run(char **argv, int flags)
 {
-	static const char *const path[] = { "/sbin/", "/bin/", "/usr/sbin/",
-					    "/usr/bin/" };
 	int status;
 	pid_t pid = vfork();
 
 	if (pid == 0) {
-		char buf[64];
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		if (flags & RUN_QUIET_OUT)
@@ -58,18 +53,7 @@ int xc_run(char **argv, int flags)
 			}
 			close(fd);
 		}
-		if (strchr(argv[0], '/'))
-			execve(argv[0], argv, environ);
-		else
-			for (size_t i = 0; i < ARRAY_SIZE(path); i++) {
-				size_t len = strlen(path[i]);
-
-				if (len + strlen(argv[0]) >= sizeof(buf))
-					break;
-				memcpy(buf, path[i], len);
-				memcpy(buf + len, argv[0], strlen(argv[0]) + 1);
-				execve(buf, argv, environ);
-			}
+		exec_path("/sbin:/bin:/usr/sbin:/usr/bin", argv);
 		write_strs(2, "xencommons: cannot run ", argv[0], ": ",
 			   errno_text(errno), "\n");
 		_exit(127);
