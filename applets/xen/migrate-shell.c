@@ -58,7 +58,7 @@
 //exit:1 not running on Xen, or no valid Xen version in sysfs
 //exit:127 xl, or SSHCMD, cannot be executed
 //exit:other the command's own: once it runs, its status is the caller's
-//replaces:the login shell of the account migration sources log in as (sshd runs `SHELL -c COMMAND`), and `/bin/sh` for xl migrate's `sh -c` in a dom0 with no shell
+//replaces:the shell live migration starts at each end (the receiving account's login shell, xl migrate's `sh -c`)
 //messages:`xen-migrate-shell: refused: WHY: 'COMMAND'` on stderr (COMMAND escaped, cut), the same with the uid and SSH_CLIENT to syslog (authpriv)
 //config:config XEN_MIGRATE_SHELL
 //config:	bool "xen-migrate-shell: xl migrate's shell at both ends (~4.4 KiB)"
@@ -78,7 +78,7 @@
 //exit:1 not running on Xen, or no valid Xen version in sysfs
 //exit:127 xl, or SSHCMD, cannot be executed
 //exit:other the command's own: once it runs, its status is the caller's
-//replaces:`/bin/sh` in a dom0 root with no shell, for xl migrate alone: every other caller of `sh -c` (system(), popen()) is refused and logged, which shows what still wants a shell
+//replaces:`/bin/sh` of a dom0 with no shell, for xl migrate alone (every other `sh -c` refused and logged)
 //messages:as xen-migrate-shell's, under the name `sh`
 //config:config XEN_MIGRATE_SHELL_SH
 //config:	bool "... also as /bin/sh (shell-less roots only)"

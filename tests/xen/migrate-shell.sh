@@ -70,7 +70,26 @@ refused ssh-other-program "the ssh command is not ssh" "exec /bin/rm -i x / xl m
 refused ssh-suffix "the ssh command is not ssh" "exec /usr/bin/notssh target xl migrate-receive"
 expect "migrate-shell/refused: interactive login" 126 "" \
 	"xen-migrate-shell: refused: an interactive login (this account runs xl migrate-receive only)"$'\n' -- "$M"
+# sshd's interactive login: argv[0] "-xen-migrate-shell", no arguments
+expect "migrate-shell/refused: login shell" 126 "" \
+	"xen-migrate-shell: refused: an interactive login (this account runs xl migrate-receive only)"$'\n' -- \
+	bash -c 'exec -a -xen-migrate-shell "$0"' "$FORKLESS"
 expect "migrate-shell/refused: not -c" 126 "" "xen-migrate-shell: refused: not -c COMMAND: '-i'"$'\n' -- "$M" -i
 long=$(printf 'x%.0s' {1..5000})
 expect "migrate-shell/refused: too long" 126 "" "@any" -- "$M" -c "$long"
-check "migrate-shell/nothing ran" "bin xen-migrate-shell" "$(ls "$base" | tr '\n' ' ' | sed 's/ $//')"
+# ---- the refusal in syslog: authpriv.warning (<84>), uid and SSH_CLIENT --
+# (in a mount namespace whose /dev is a tmpfs with null and a sink at
+# /dev/log: tests/hotplug/syslog-sink.py)
+mkdir "$base/log"
+unshare -m --propagation private bash -c '
+	mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 || exit 1
+	python3 "$1/tests/hotplug/syslog-sink.py" /dev/log "$2/syslog" & sink=$!
+	for i in $(seq 100); do [ -e "$2/syslog.ready" ] && break; sleep 0.05; done
+	SSH_CLIENT="192.0.2.7 40022 22" "$3" -c "xl destroy 1" 2>/dev/null
+	echo "status $?" >"$2/status"
+	for i in $(seq 100); do [ -s "$2/syslog" ] && break; sleep 0.05; done
+	kill $sink' - "$TOP" "$base/log" "$M"
+check "migrate-shell/syslog: the refusal logged" \
+	"status 126|<84>TIME xen-migrate-shell[PID]: refused for uid $(id -u) from 192.0.2.7 40022 22: not xl migrate-receive, nor xl migrate's ssh command: 'xl destroy 1'" \
+	"$(cat "$base/log/status")|$(sed -E 's/^(<[0-9]+>)... .. ..:..:.. /\1TIME /; s/\[[0-9]+\]:/[PID]:/' "$base/log/syslog")"
+check "migrate-shell/nothing ran" "bin log xen-migrate-shell" "$(ls "$base" | tr '\n' ' ' | sed 's/ $//')"
