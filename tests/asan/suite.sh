@@ -28,7 +28,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # subset runs the same code on 4.17's files (the plain run has it), and
 # under ASan most of a comparison's time is Debian's side.
 export HP_ONLY_RELEASE=trixie
-for t in tests/xen/applets.sh tests/xen/diff-debian.sh tests/cgroup/*.sh tests/mount/*.sh \
+for t in tests/xen/applets.sh tests/xen/diff-debian.sh tests/xen/migrate-shell.sh tests/cgroup/*.sh tests/mount/*.sh \
 	tests/hotplug/vif-bridge.sh tests/hotplug/vif-route.sh tests/hotplug/block.sh \
 	tests/hotplug/edits.sh; do
 	[ -x "$t" ] || continue
