@@ -71,9 +71,12 @@
 //config:	  Everything else is refused and logged.
 //applet:XEN_MIGRATE_SHELL_SH sh bin/sh xen_migrate_shell_main 0
 //usage:Usage: sh -c "exec SSHCMD HOST xl ... migrate-receive [FLAGS]"
+//usage:       sh -c "xl [-t] [-T] [-v...] migrate-receive [FLAGS]"
 //usage:
 //usage:xen-migrate-shell under the name xl migrate runs (execlp "sh"),
-//usage:in a dom0 with no shell: see xen-migrate-shell --help.
+//usage:for a dom0 with no shell: it runs xl migrate's ssh command (and
+//usage:the receiving xl migrate-receive) and refuses, and logs,
+//usage:every other command.
 //exit:126 refused: not a migration command (nothing was run)
 //exit:1 not running on Xen, or no valid Xen version in sysfs
 //exit:127 xl, or SSHCMD, cannot be executed
@@ -81,12 +84,12 @@
 //replaces:`/bin/sh` of a dom0 with no shell, for xl migrate alone (every other `sh -c` refused and logged)
 //messages:as xen-migrate-shell's, under the name `sh`
 //config:config XEN_MIGRATE_SHELL_SH
-//config:	bool "... also as /bin/sh (shell-less roots only)"
+//config:	bool "sh: xen-migrate-shell as /bin/sh (shell-less roots only)"
 //config:	default n
-//config:	depends on XEN_MIGRATE_SHELL
 //config:	help
-//config:	  Install xen-migrate-shell as bin/sh too, and run it under
-//config:	  the name sh. Only for a root with no shell: every
+//config:	  xen-migrate-shell under the name sh, installed at bin/sh
+//config:	  (with or without XEN_MIGRATE_SHELL, the same code). Only
+//config:	  for a root with no shell: every
 //config:	  system() and popen() of every program then reaches it and
 //config:	  is refused (logged, exit 126), all but xl migrate's.
 
