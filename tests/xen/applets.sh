@@ -20,7 +20,7 @@ cp "$EXEC_ARGV" "$root/usr/bin/exec-argv"
 # ---- the multiplexer ------------------------------------------------------
 run_capture "$FORKLESS" --list
 check "multiplexer/--list has the Xen applets" \
-	"xen xen-dir xen-init-list xen-init-name xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version xencommons xendomains" \
+	"xen xen-dir xen-init-list xen-init-name xen-migrate-shell xen-toolstack xen-toolstack-wrapper xen-utils-wrapper xen-version xencommons xendomains" \
 	"$(echo "$OUT" | grep '^xen' | tr '\n' ' ' | sed 's/ $//')"
 check "multiplexer/--list is sorted" "$(printf %s "$OUT" | LC_ALL=C sort)" "${OUT%$'\n'}"
 
