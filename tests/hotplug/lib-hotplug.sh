@@ -255,37 +255,40 @@ normalize() {
 		END { print r[1]; c = "sort"; for (i = 1; i <= n; i++) print t[i] | c; close(c)
 		      for (i = 2; i <= m; i++) print r[i] }'
 }
+# scenario_side HOW NAME SETUP ARGS...: one side's run (debian or
+# forkless), its end state and logs in $HP/NAME.HOW*. Debian's side is
+# traced for its process calls alone: only its processes are counted
+# (vif-bridge.sh took 75 s against 92 with every call traced).
+scenario_side() {
+	local how=$1 name=$2 setup=$3 procs=
+	shift 3
+	[ $how = debian ] && procs=1
+	hp_reset
+	: >"$HP/syslog"
+	hp_use "$how" "$HP_FAMILY"
+	$setup
+	rm -f "$HP_ERR_LOG"
+	HP_STRACE=$HP/$name.$how.strace HP_PROCS_ONLY=$procs hp_call "$@"
+	hp_xs_requests >"$HP/$name.$how.xsreq"
+	cat "$HP_ERR_LOG" >"$HP/$name.$how.hplog" 2>/dev/null
+	if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
+	printf '%s' "$ERR" >"$HP/$name.$how.err"
+}
 scenario() {
-	local name=$1 setup=$2 how tries=0
+	local name=$1 setup=$2 tries=1
 	shift 2
-	rm -f "$HP/$name.debian"
-	for how in debian debian debian forkless; do
-		# Debian's block takes the free loop device `losetup -f` names,
-		# then sets it up: another process that took it in between (the
-		# ASan rerun and Debian 13's root run these tests at the same
-		# time) fails the call ("Device or resource busy"). Its side
-		# runs again then, up to three times; forkless asks the kernel
-		# for a free device and retries (libcommon/loopdev.c).
-		[ $how = debian ] && [ -f "$HP/$name.debian" ] && continue
-		hp_reset
-		: >"$HP/syslog"
-		hp_use "$how" "$HP_FAMILY"
-		$setup
-		rm -f "$HP_ERR_LOG"
-		# (Debian's side: only its processes are counted, and a trace
-		# of the process calls alone stops it at those: vif-bridge.sh
-		# took 75 s against 92 with every call traced)
-		HP_STRACE=$HP/$name.$how.strace HP_PROCS_ONLY=${how#forkless} hp_call "$@"
-		hp_xs_requests >"$HP/$name.$how.xsreq"
-		cat "$HP_ERR_LOG" >"$HP/$name.$how.hplog" 2>/dev/null
-		if [ $how = debian ] && [ $((tries += 1)) -lt 3 ] &&
-		   grep -q 'failed to set up loop device: Device or resource busy' "$HP/$name.$how.hplog"; then
-			info "$HP_FAMILY/$name: Debian's losetup lost its loop device to another process: run again"
-			continue
-		fi
-		if [ $how = debian ]; then state | normalize; else state | FIXUP= normalize; fi >"$HP/$name.$how"
-		printf '%s' "$ERR" >"$HP/$name.$how.err"
+	# Debian's block takes the free loop device `losetup -f` names, then
+	# sets it up: another process that took it in between (the ASan rerun
+	# and Debian 13's root run these tests at the same time) fails the
+	# call ("Device or resource busy"). Its side runs again then, three
+	# times at most; forkless asks the kernel for a free device and
+	# retries (libcommon/loopdev.c).
+	while scenario_side debian "$name" "$setup" "$@" && [ $tries -lt 3 ] &&
+		grep -q 'failed to set up loop device: Device or resource busy' "$HP/$name.debian.hplog"; do
+		info "$HP_FAMILY/$name: Debian's losetup lost its loop device to another process: run again"
+		tries=$((tries + 1))
 	done
+	scenario_side forkless "$name" "$setup" "$@"
 	if diff -u "$HP/$name.debian" "$HP/$name.forkless" >"$HP/$name.diff"; then
 		pass "$HP_FAMILY/$name: same end state as Debian's script"
 	else
