@@ -125,6 +125,7 @@ int xen_migrate_shell_main(int argc, char **argv)
 	};
 	static char cmd[MS_COMMAND_MAX];
 	char *w[MS_WORDS_MAX + 1];
+	const char *path = getenv("PATH");
 	size_t len;
 	int form;
 
@@ -145,6 +146,6 @@ int xen_migrate_shell_main(int argc, char **argv)
 	if (form != MS_SEND)
 		refuse(why[-form]);
 	/* ssh by the caller's PATH, as sh finds it (musl's default without) */
-	exec_path(getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/bin:/usr/bin", w + 1);
+	exec_path(path ? path : "/usr/local/bin:/bin:/usr/bin", w + 1);
 	die_msg(127, w[1], ": ", errno_text(errno));
 }

@@ -36,14 +36,10 @@ fuzz_target() {
 	# All of libcommon is linked (a target lists only its own and the
 	# applets' sources): a hand-kept list broke whenever a helper moved.
 	# It is compiled once for every target (tests/lib.sh's
-	# libcommon_archive), and the target's own sources are compiled with
-	# it but for the libcommon files among them.
-	local srcs=() f lib
-	for f in "$@"; do
-		case $f in "$TOP"/libcommon/*.c) ;; *) srcs+=("$f") ;; esac
-	done
+	# libcommon_archive) and linked with the target's own sources.
+	local lib
 	if ! lib=$(libcommon_archive fuzz "$out" clang "${FUZZ_CFLAGS[@]}") ||
-	   ! clang "${FUZZ_CFLAGS[@]}" -I"$out" -o "$out/fuzz" "${srcs[@]}" "$lib" 2>"$out/build.log"; then
+	   ! clang "${FUZZ_CFLAGS[@]}" -I"$out" -o "$out/fuzz" "$@" "$lib" 2>"$out/build.log"; then
 		fail "fuzz/$name/build" "does not compile" "$(cat "$out/build.log")"
 		return 0
 	fi

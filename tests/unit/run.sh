@@ -24,7 +24,7 @@ for t in "$TOP"/tests/unit/test_*.c; do
 	name=$(basename "$t" .c)
 	extra=$(sed -n '1,3s,^// sources:,,p' "$t")
 	srcs=
-	for s in $extra; do case $s in libcommon/*) ;; *) srcs="$srcs $TOP/$s" ;; esac; done
+	for s in $extra; do srcs="$srcs $TOP/$s"; done
 	if ! gcc "${flags[@]}" -I"$out" \
 		-o "$out/$name" "$t" $srcs "$lib" 2>"$out/$name.log"; then
 		fail "unit/$name/build" "does not compile" "$(cat "$out/$name.log")"
