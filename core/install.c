@@ -86,6 +86,61 @@ static int copy_self(int in, int rootfd, const char *tmp)
 	return ret;
 }
 
+/* path with each directory on its way that is a symlink in the root
+ * replaced by where it points, as the kernel walks it: a relative link is
+ * counted from where it lands. In a merged-/usr root (bin -> usr/bin)
+ * bin/sh is then "forkless", not "../usr/bin/forkless", which from
+ * usr/bin names usr/usr/bin/forkless. The last component stays; ".." at
+ * the top stays at the top, as in a chroot; a directory not made yet is
+ * taken as it is written. */
+static int resolve_dirs(int rootfd, const char *path, char *out, size_t cap)
+{
+	char todo[4096], lnk[4096];
+	const char *p = todo, *slash;
+	size_t len = 0, n = 0, mark;
+	ssize_t got;
+	int hops = 0;
+
+	out[0] = '\0';
+	if (str_append(todo, sizeof(todo), &n, path, strlen(path)) < 0)
+		return -ENAMETOOLONG;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!(slash = strchr(p, '/')))
+			return len && str_append(out, cap, &len, LIT("/")) < 0 ?
+			       -ENAMETOOLONG :
+			       str_append(out, cap, &len, p, strlen(p));
+		n = (size_t)(slash - p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			const char *up = strrchr(out, '/');
+
+			len = up ? (size_t)(up - out) : 0;
+			out[len] = '\0';
+		} else if (n != 1 || p[0] != '.') {
+			mark = len;
+			if ((len && str_append(out, cap, &len, LIT("/")) < 0) ||
+			    str_append(out, cap, &len, p, n) < 0)
+				return -ENAMETOOLONG;
+			got = readlinkat(rootfd, out, lnk, sizeof(lnk) - 1);
+			if (got >= 0) {   /* a symlink: its target, then the rest */
+				if (++hops > 40)
+					return -ELOOP;
+				len = lnk[0] == '/' ? 0 : mark;
+				out[len] = '\0';
+				n = (size_t)got;
+				if (str_append(lnk, sizeof(lnk), &n, slash,
+					       strlen(slash)) < 0)
+					return -ENAMETOOLONG;
+				memcpy(todo, lnk, n + 1);
+				p = todo;
+				continue;
+			}
+		}
+		p = slash;
+	}
+}
+
 /* How the entry for path is made under its temporary name tmp. */
 typedef int make_entry_fn(const struct install_ctx *ic, const char *path,
 			  const char *tmp, const char *link_to);
@@ -98,20 +153,23 @@ typedef int make_entry_fn(const struct install_ctx *ic, const char *path,
 static int replace_entry(const struct install_ctx *ic, const char *path,
 			 const char *link_to, make_entry_fn *make)
 {
-	char tmp[4096];
+	char real[4096], tmp[4096];
 	size_t len = 0;
 	int ret;
 
-	if ((ret = make_dirs(ic->rootfd, path, 0)) < 0)
+	/* where path lands in DIR: a symlink on its way (bin -> /usr/bin)
+	 * followed by the kernel would leave DIR */
+	if ((ret = resolve_dirs(ic->rootfd, path, real, sizeof(real))) < 0 ||
+	    (ret = make_dirs(ic->rootfd, real, 0)) < 0)
 		return fail(ic, path, -ret);
 	tmp[0] = '\0';
-	if (str_append(tmp, sizeof(tmp), &len, path, strlen(path)) < 0 ||
+	if (str_append(tmp, sizeof(tmp), &len, real, strlen(real)) < 0 ||
 	    str_append(tmp, sizeof(tmp), &len, LIT(".forkless-new")) < 0)
 		return fail(ic, path, ENAMETOOLONG);
 	unlinkat(ic->rootfd, tmp, 0);
-	if ((ret = make(ic, path, tmp, link_to)) < 0)
+	if ((ret = make(ic, real, tmp, link_to)) < 0)
 		return fail(ic, path, -ret);
-	ret = renameat(ic->rootfd, tmp, ic->rootfd, path) < 0 ? errno : 0;
+	ret = renameat(ic->rootfd, tmp, ic->rootfd, real) < 0 ? errno : 0;
 	unlinkat(ic->rootfd, tmp, 0);
 	return ret ? fail(ic, path, ret) : 0;
 }
@@ -128,18 +186,21 @@ static int make_binary(const struct install_ctx *ic, const char *path,
 	return copy_self(ic->selffd, ic->rootfd, tmp);
 }
 
-/* A link: relative symlink to link_to (-s), else a hard link to the
- * installed binary. */
+/* A link (path: where it lands, resolve_dirs's): a relative symlink to
+ * where link_to lands (-s), else a hard link to the installed binary. */
 static int make_link(const struct install_ctx *ic, const char *path,
 		     const char *tmp, const char *link_to)
 {
-	char target[4096];
+	char target[4096], to[4096];
 	int ret;
 
+	if ((ret = resolve_dirs(ic->rootfd, ic->symlinks ? link_to :
+				FORKLESS_INSTALL_PATH, to, sizeof(to))) < 0)
+		return ret;
 	if (!ic->symlinks)
-		return linkat(ic->rootfd, FORKLESS_INSTALL_PATH, ic->rootfd,
-			      tmp, 0) < 0 ? -errno : 0;
-	ret = relative_link_target(path, link_to, target, sizeof(target));
+		return linkat(ic->rootfd, to, ic->rootfd, tmp, 0) < 0 ?
+		       -errno : 0;
+	ret = relative_link_target(path, to, target, sizeof(target));
 	if (ret < 0)
 		return ret;
 	return symlinkat(target, ic->rootfd, tmp) < 0 ? -errno : 0;
@@ -175,10 +236,13 @@ static int binary_in_place(const struct install_ctx *ic)
 {
 	const char *execfn = (const char *)getauxval(AT_EXECFN);
 	struct sys_statx self, dst;
+	char real[4096];
 
 	return execfn &&
+	       resolve_dirs(ic->rootfd, FORKLESS_INSTALL_PATH, real,
+			    sizeof(real)) == 0 &&
 	       sys_statx(AT_FDCWD, execfn, 0, SYS_STATX_BASIC, &self) == 0 &&
-	       sys_statx(ic->rootfd, FORKLESS_INSTALL_PATH, 0,
+	       sys_statx(ic->rootfd, real, AT_SYMLINK_NOFOLLOW,
 			 SYS_STATX_BASIC, &dst) == 0 &&
 	       self.ino == dst.ino && self.dev_major == dst.dev_major &&
 	       self.dev_minor == dst.dev_minor;

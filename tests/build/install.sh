@@ -26,6 +26,42 @@ expect "--install DIR/: the message has one slash" 1 "" \
 	"forkless: $base/blocked/usr/bin/forkless: Not a directory"$'\n' \
 	-- "$FORKLESS" --install -s "$base/blocked/"
 
+# A merged-/usr root (bin -> usr/bin, sbin -> usr/sbin: Debian 12 and 13):
+# each link is counted from where it lands, so bin/sh (XEN_MIGRATE_SHELL_SH,
+# in allyesconfig) is usr/bin/sh -> forkless, not ../usr/bin/forkless
+# (usr/usr/bin/forkless from there); and a symlink on the way that is
+# absolute is DIR's, never followed out of DIR (bin -> /U/usr/bin: U a
+# name the host has not, so that a regression writes nothing of the host's).
+. "$TOP/tests/build/lib-build.sh"
+KB=$base/kb
+make -s build/gen/.applets.stamp build/gen/.kconfig-tools >/dev/null 2>&1
+if configure allyes --allyesconfig && build allyes; then
+	yes=$KB/allyes/forkless
+	merged=$base/merged
+	mkdir -p "$merged/usr/bin" "$merged/usr/sbin" && ln -s usr/bin "$merged/bin" && ln -s usr/sbin "$merged/sbin"
+	run_capture "$yes" --install -s "$merged"
+	check "--install -s, merged /usr: exit 0, bin/sh -> forkless" "0 forkless" "$RC $(readlink "$merged/usr/bin/sh")"
+	bad=
+	for p in $("$yes" --list-full); do
+		t=$(realpath -e "$merged/$p" 2>&1)
+		[ "$t" = "$(realpath "$merged")/usr/bin/forkless" ] || bad+="$p -> $(readlink "$merged/$p") ($t)"$'\n'
+	done
+	"$yes" --list-full | grep -qx bin/sh && [ -z "$bad" ] &&
+		pass "--install -s, merged /usr: every path of --list-full reaches usr/bin/forkless" ||
+		fail "--install -s, merged /usr: every path of --list-full reaches usr/bin/forkless" "${bad:-no bin/sh in --list-full}"
+	u=forkless-install-test.$$ abs=$base/absolute
+	if [ ! -e "/$u" ]; then
+		mkdir -p "$abs/$u/usr/bin" && ln -s "/$u/usr/bin" "$abs/bin"
+		run_capture "$yes" --install -s "$abs"
+		check "--install -s, bin -> /U/usr/bin (absolute): exit 0, DIR's U/usr/bin/sh made, nothing at /U" \
+			"0 ../../../usr/bin/forkless absent" \
+			"$RC $(readlink "$abs/$u/usr/bin/sh") $([ -e "/$u" ] && echo "present" || echo absent)"
+		[ ! -e "/$u" ] || rm -rf "/${u:?}"
+	fi
+else
+	fail "--install -s, merged /usr: allyesconfig builds" "$(tail -5 "$KB/allyes.log")"
+fi
+
 need_root install/chroot || exit 0
 if ! file -L "$FORKLESS" | grep -q 'statically linked'; then
 	skip install/chroot "$FORKLESS is not static: it cannot run in an empty chroot"
