@@ -21,7 +21,9 @@
 #     (guests.sh); a driver domain running xl devd with forkless's applets (driver.sh)
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
-#  6. xendomains when a save or a restore fails: a full disk, SIGTERM mid-save, a truncated
+#  6. live migration: a PV domU moved to localhost over ssh, xen-migrate-shell the receiving
+#     account's login shell; xendomains stop with XENDOMAINS_MIGRATE (migrate.sh)
+#  7. xendomains when a save or a restore fails: a full disk, SIGTERM mid-save, a truncated
 #     image, xenstored killed during stop (faults.sh): LAST, as oxenstored dies in it
 # Results: VMTEST PASS/FAIL/INFO/LOG lines on the console (LOG: the console and libxl lines
 # after a FAIL); the traces, xl -vvv logs and consoles in /vmtest/out, from which the host
@@ -119,6 +121,7 @@ strace_start() {
 . $V/guests.sh
 . $V/driver.sh
 . $V/faults.sh
+. $V/migrate.sh
 # VM_TOOLSTACK_ONLY on the host (tests/vm/run): run only these parts of sections 3-5
 ONLY=$(cat $V/only 2>/dev/null)
 want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
@@ -709,7 +712,16 @@ if want hotplug && [ -n "$(/usr/bin/forkless --list 2>/dev/null | grep -x block)
 	use_scripts forkless
 	part_took hotplug $t0
 fi
-# ---- 6. faults: xendomains when a save or restore fails (faults.sh) --------------------------
+# ---- 6. live migration to localhost over ssh (migrate.sh) ------------------------------------
+if want migrate; then
+	t0=$EPOCHREALTIME
+	[ "$BASELINES" = 1 ] && migrate_run debian
+	migrate_run forkless
+	use_scripts forkless
+	xd_use forkless
+	part_took migrate $t0
+fi
+# ---- 7. faults: xendomains when a save or restore fails (faults.sh) --------------------------
 # the last part: xenstored killed during stop ends it (nothing that needs xenstore after it)
 if want faults; then
 	t0=$EPOCHREALTIME

@@ -13,16 +13,23 @@
 #   1. forkless --install -s /, the backend modules by modprobe (what udev loads on a host)
 #   2. xencommons start: modules, xenfs, oxenstored, xen-init-dom0, xenconsoled
 #   3. xl list, xl info, xentop, xenstore-read through the wrapper; xen-init-list
-#   4. three PV domUs (a vif on xenbr0, a file: disk) in /etc/xen/auto: xendomains start
+#   4. three domUs (PV, ns-1 PVH; a vif on xenbr0, a file: disk) in /etc/xen/auto: xendomains start
 #      creates them; each reports on its console (domu-init.sh, mode seed), writes its disk
 #      and answers ping6 from dom0; xen-init-name names their configs
 #   5. xendomains stop saves them (the xensave share), xendomains start restores them: the
 #      same boot (marker), pinging again; XENDOMAINS_PARALLEL=2, so that make check (whose
 #      seed scenario runs one at a time, dom0.sh) has the applet's N-at-a-time actions in a
 #      real dom0
-#   6. xl destroy each
-# Then: no execve of a shell, python3 or start-stop-daemon in any trace, and the tripwire
-# log empty. Results: VMTEST lines on the console.
+#   6. live migration with no shell at either end: ns-1 (PVH) moved to localhost over ssh
+#      (migrate-ssh.sh), xl's `sh -c` taken by forkless's sh, sshd running
+#      xen-migrate-shell as the receiving account's login shell; the same boot after, its
+#      new vif answering ping6
+#   7. xl destroy each
+# forkless is tests/vm/run's build for this boot: dom0_defconfig with XEN_MIGRATE_SHELL_SH,
+# so that `forkless --install` makes /bin/sh forkless's sh. Then: no execve of a shell
+# (but that sh), python3 or start-stop-daemon in any trace, the tripwire log empty, and
+# no `sh -c` refused in the syslog (nothing else asked for a shell). Results: VMTEST lines
+# on the console.
 B=/bin/busybox X=/xen
 V=$X/vmtest O=$X/vmtest/out T=/tmp/noshell
 TOKEN=$(cat $V/token 2>/dev/null || echo notoken)
@@ -30,10 +37,11 @@ TMO=240      # seconds for one step or one guest milestone (TCG is slow)
 NAMES="ns-1 ns-2 ns-3"
 XD=/usr/lib/xen-common/bin/xendomains
 XC=/usr/lib/xen-common/bin/xencommons
+F=forkless-noshell   # in $V: dom0_defconfig with XEN_MIGRATE_SHELL_SH (tests/vm/run)
 $B mkdir -p $T
 # the applets this boot needs (a build configured without them has nothing to prove here)
-for a in xencommons xendomains xen-init-list xen-init-name vif-bridge block; do
-	$V/forkless --list | $B grep -qx $a && continue
+for a in xencommons xendomains xen-init-list xen-init-name vif-bridge block xen-migrate-shell sh; do
+	$V/$F --list | $B grep -qx $a && continue
 	echo "VMTEST SKIP noshell: forkless was built without $a"
 	exit 0
 done
@@ -104,14 +112,14 @@ fi
 : >$O/tripwire.log
 
 # 1. forkless in place of Debian's scripts (the hotplug scripts diverted as the package does)
-for p in $($V/forkless --list-full); do
+for p in $($V/$F --list-full); do
 	case $p in etc/xen/scripts/*) [ -f "$X/$p" ] && $B mv "$X/$p" "$X/$p.distrib" ;; esac
 done
-in_root install /vmtest/forkless --install -s /
+in_root install /vmtest/$F --install -s /
 [ $RC = 0 ] && [ "$($B readlink -f $X/usr/sbin/xl)" = $X/usr/bin/forkless ] && pass install ||
 	fail install "rc=$RC: $(oneline $T/install.log)"
 # the hotplug stamp, as README's no-shell install writes it (forkless-xen's postinst)
-in_root stamp /vmtest/forkless vif-bridge --stamp
+in_root stamp /vmtest/$F vif-bridge --stamp
 [ $RC = 0 ] && [ -s $X/var/lib/forkless/hotplug-stamp ] && pass stamp ||
 	fail stamp "rc=$RC: $(oneline $T/stamp.log)"
 $B mkdir -p $X/run/lock $X/var/log/xen $X/var/lib/xen/images $X/etc/xen/auto
@@ -161,13 +169,17 @@ for n in $NAMES; do
 	img=/var/lib/xen/images/$n.img
 	$B rm -f $X$img && $B truncate -s 8M $X$img
 	printf 'SEED-DISK first %s\n' $n | $B dd of=$X$img bs=512 count=1 conv=notrunc,sync 2>/dev/null
+	# ns-1 is PVH: it is the one migrated (step 6), and Debian's Xen has no shadow
+	# paging, which a PV guest's live migration needs (migrate.sh)
+	type=pv mem=96
+	[ $n = ns-1 ] && type=pvh mem=128
 	cat >$X/etc/xen/auto/$n.cfg <<-CFG
 	name = "$n"
-	type = "pv"
+	type = "$type"
 	kernel = "/run/domu-vmlinux"
 	ramdisk = "/vmtest/domu/initrd.gz"
 	extra = "console=hvc0 quiet panic=-1 fltest.mode=seed fltest.token=$TOKEN-$n"
-	memory = 96
+	memory = $mem
 	vcpus = 1
 	vif = [ 'bridge=xenbr0' ]
 	disk = [ 'file:$img,xvda,w' ]
@@ -257,7 +269,55 @@ done
 [ -z "$same" ] && pass restored-same-boot || fail restored-same-boot "marker before/after:$same"
 [ -z "$pinged" ] && [ -z "$same" ] && pass restored-ping6 || fail restored-ping6 "no answer from:$pinged"
 
-# 6. destroyed
+# 6. live migration with no shell at either end (migrate-ssh.sh: sshd, the account, keys)
+. $V/migrate-ssh.sh
+# hotplug N TRACE: the calls of script N a trace started
+hotplug() { $B grep -c "execve(\"/etc/xen/scripts/$1\"," $2; }
+# (readlink -f: `chroot` is busybox's, which runs its own readlink, without -e)
+sh_t=$(plain readlink -f /bin/sh)
+if [ "$sh_t" != /usr/bin/forkless ] || [ ! -f $X/usr/bin/forkless ]; then
+	fail migrate-bin-sh "/bin/sh is [$sh_t], not forkless's sh"
+elif ! MB=$B mig_ssh_setup $X $B chroot $X; then
+	fail migrate-sshd "$MIG_WHY"
+else
+	pass migrate-bin-sh
+	# sshd and what it runs traced until the end (its sessions, the receiving xl)
+	in_root sshd /usr/sbin/sshd -f $MIG_SSHD_CONFIG
+	[ $RC = 0 ] && [ -s $X/run/sshd.pid ] && pass migrate-sshd || fail migrate-sshd "rc=$RC: $(oneline $T/sshd.log)"
+	id0=$(plain /usr/sbin/xl domid ns-1)
+	in_root migrate /usr/sbin/xl migrate ns-1 $MIG_HOST
+	id1=$(plain /usr/sbin/xl domid ns-1)
+	[ $RC = 0 ] && [ -n "$id1" ] && [ "$id1" != "$id0" ] && pass xl-migrate ||
+		fail xl-migrate "rc=$RC; domid $id0 -> [$id1]; output: $(oneline $T/migrate.log)"
+	# the same boot, reading its disk through the new backend, its new vif answering
+	printf 'MIG-DISK after-migrate ns-1 %s\n' "$TOKEN" |
+		$B dd of=$X/var/lib/xen/images/ns-1.img bs=512 count=1 conv=notrunc,sync 2>/dev/null
+	if query ns-1 "MIG-DISK after-migrate ns-1 $TOKEN" && [ "$(field marker)" = "$mark_ns_1" ]; then
+		pass migrated-same-boot
+		ping_guest ns-1 && pass migrated-ping6 || fail migrated-ping6 "$(oneline $T/ping-ns-1.txt)"
+	else
+		fail migrated-same-boot "marker $mark_ns_1 -> [$(field marker)]: $(oneline $O/noshell-console-ns-1.txt)"
+	fi
+	# each end's shell: forkless's sh ran xl's ssh command, sshd ran xen-migrate-shell
+	# (which ran the real xl); a vif and a disk call on each side
+	st=$O/noshell-migrate.trace rt=$O/noshell-sshd.trace bad=
+	$B grep -E 'execve\("[^"]*/sh", \["sh", "-c", "exec ssh ' $st | $B grep -q ' = 0$' ||
+		bad="no sh -c 'exec ssh ...' by xl"
+	$B grep -q 'execve("/usr/bin/ssh", ' $st || bad="$bad; no exec of ssh"
+	$B grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' $rt ||
+		bad="$bad; no xen-migrate-shell -c 'xl migrate-receive' by sshd"
+	$B grep 'execve("/usr/lib/xen-[0-9.]*/bin/xl", ' $rt | $B grep -q '"migrate-receive"' ||
+		bad="$bad; no exec of xl migrate-receive"
+	[ -z "$bad" ] && pass migrate-both-ends-forkless || fail migrate-both-ends-forkless "${bad#; }"
+	calls="sender vif-bridge $(hotplug vif-bridge $st) block $(hotplug block $st), receiver vif-bridge $(hotplug vif-bridge $rt) block $(hotplug block $rt)"
+	info "migration's hotplug calls: $calls"
+	[ "$calls" = "sender vif-bridge 1 block 1, receiver vif-bridge 1 block 1" ] && pass migrate-hotplug-both-sides ||
+		fail migrate-hotplug-both-sides "$calls (want a vif-bridge and a block call each)"
+	# no more sessions: its trace ends with ns-1's receiving xl, in step 7
+	$B kill "$(cat $X/run/sshd.pid)" 2>/dev/null
+fi
+
+# 7. destroyed
 bad=
 for n in $NAMES; do
 	in_root destroy-$n /usr/sbin/xl destroy $n
@@ -270,11 +330,19 @@ while $B pgrep -x strace >/dev/null && [ $k -lt 60 ]; do $B sleep 1; k=$((k + 1)
 
 # no shell, no python3, anything the tripwires caught
 progs=$($B cat $O/noshell-*.trace | $B sed -n 's/.*execve("\([^"]*\)".*/\1/p' | $B sort | $B uniq -c |
-	$B awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $2, $1 }')
+	$B awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')
 info "execve calls in the steps, by path: $progs"
-bad=$($B cat $O/noshell-*.trace | $B sed -n 's/.*execve("\([^"]*\)".*/\1/p' |
-	$B grep -E '/(sh|dash|bash|rbash|python3[.0-9]*|start-stop-daemon|busybox)$' | $B sort -u | $B tr '\n' ' ')
-[ -z "$bad" ] && pass no-shell-no-python-exec || fail no-shell-no-python-exec "execve of: $bad"
+# (a path that is not there ran nothing: execlp's tries along PATH; /bin/sh is forkless's)
+bad=
+for p in $($B cat $O/noshell-*.trace | $B sed -n 's/.*execve("\([^"]*\)".*/\1/p' |
+	$B grep -E '/(sh|dash|bash|rbash|python3[.0-9]*|start-stop-daemon|busybox)$' | $B sort -u); do
+	t=$(plain readlink -f "$p")
+	[ -z "$t" ] || [ ! -e "$X$t" ] || [ "$t" = /usr/bin/forkless ] || bad="$bad $p"
+done
+[ -z "$bad" ] && pass no-shell-no-python-exec || fail no-shell-no-python-exec "execve of:$bad"
 [ -s $O/tripwire.log ] && fail tripwire-untouched "$(oneline $O/tripwire.log)" || pass tripwire-untouched
+# forkless's sh refuses and logs every command but xl's ssh: nothing else asked for a shell
+$B grep 'xen-migrate-shell' $X/var/log/messages >$T/sh-refused.txt 2>/dev/null
+[ -s $T/sh-refused.txt ] && fail no-sh-refused "$(oneline $T/sh-refused.txt)" || pass no-sh-refused
 n=$($B cat $O/noshell-*.trace | $B grep -c 'execve(')
 info "$n execve calls in $(echo $STEPS | $B wc -w) traced steps"

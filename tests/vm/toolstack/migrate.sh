@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# tests/vm/toolstack/migrate.sh — live migration in the real dom0: a PVH domU moved to
+# localhost over ssh, the receiving account's login shell xen-migrate-shell (README "Live
+# migration without a shell"; the ssh side is migrate-ssh.sh's, shared with the noshell
+# boot). Sourced by dom0.sh after seed.sh (it uses seed_query, seed_field, seed_disk;
+# xd_use, xd_traced, xd_programs, XD_BIN; mkcfg, in_list, wait_gone, strace_start,
+# strace_xl, use_scripts, save, pass, fail, info; T, D, O, V, XL_TIMEOUT, TOKEN). Nothing
+# runs on source.
+#
+#   migrate_run debian|forkless
+#     0. (once) sshd started under strace -f for the rest of the boot (mig-sshd.txt): the
+#        receiving side of every migration, from sshd to the hotplug calls of the new domain
+#     1. mig-SET, a PVH domU (128 MB) in seed mode (a marker in RAM; a report every 3 s),
+#        created. Not PV: Debian builds Xen without shadow paging (CONFIG_SHADOW_PAGING
+#        unset in /boot/xen-*.config, 4.17 and 4.20), and a PV guest's live migration
+#        needs its log-dirty mode ("xc: error: Failed to enable logdirty: 95"); a PVH or
+#        HVM guest's log-dirty mode is HAP's
+#     2. `xl migrate mig-SET xen-migrate@localhost`, traced (mig-SET-send.txt); what sshd's
+#        trace gained meanwhile in mig-SET-recv.txt
+#     3. the guest: a new domid, the same marker (the same boot), a line dom0 wrote into
+#        its disk image after the move read back, ping6 from dom0 over its new vif; a vif
+#        and a disk call on each side, the receiver's login shell xen-migrate-shell (for
+#        forkless's set: no shell at all on the receiving side)
+#     4. (forkless's set) what else the account may ask, through the same sshd: a command
+#        and a login, each refused (126), the domU untouched
+#     5. `xendomains stop` with XENDOMAINS_MIGRATE=xen-migrate@localhost and
+#        XENDOMAINS_SAVE="" (traced: mig-SET-xd.txt, the receiving side mig-SET-xdrecv.txt):
+#        migrated again (a new domid), then shut down
+#   debian: Debian's hotplug scripts and /etc/init.d/xendomains (its python3 xen-init-list);
+#   forkless: the applets. tests/vm/proctable counts the processes (its migrate table).
+. $V/migrate-ssh.sh
+MIG_SSHD_TRACE=$T/mig-sshd.txt
+MIG_STATE=   # 0 sshd up, 1 it could not be started
+mig_sshd() {
+	[ -z "$MIG_STATE" ] || return $MIG_STATE
+	MIG_STATE=1
+	if ! MB= mig_ssh_setup ""; then
+		fail migrate-sshd "$MIG_WHY"
+		return 1
+	fi
+	strace_start $MIG_SSHD_TRACE /usr/sbin/sshd -f $MIG_SSHD_CONFIG >$T/mig-sshd.log 2>&1
+	local rc=$?
+	if [ $rc = 0 ] && [ -s /run/sshd.pid ]; then
+		pass migrate-sshd
+		MIG_STATE=0
+	else
+		fail migrate-sshd "sshd -f $MIG_SSHD_CONFIG: rc=$rc, $(oneline $T/mig-sshd.log)"
+	fi
+	return $MIG_STATE
+}
+# mig_recv_from: where sshd's trace is now; mig_recv OUT: what it gained since, once
+# strace has written it (the receiving xl returns before its sender)
+mig_recv_from() { MIG_FROM=$(($(wc -l <$MIG_SSHD_TRACE) + 1)); }
+mig_recv() { nap 1; tail -n +$MIG_FROM $MIG_SSHD_TRACE >"$1"; }
+# mig_calls TRACE: "vif-bridge N block M", the hotplug calls a trace started
+mig_calls() {
+	local p
+	p=$(xd_programs "$1")
+	echo "vif-bridge $(grep -cx vif-bridge <<<"$p") block $(grep -cx block <<<"$p")"
+}
+mig_domid() { xl domid "$1" 2>/dev/null; }
+# mig_received TRACE: the real xl ran migrate-receive (xen-migrate-shell execs it at its path)
+mig_received() { grep -F "execve(\"$BIN/xl\", " "$1" | grep -q '"migrate-receive"'; }
+
+migrate_run() { # debian|forkless
+	local v=$1 n=mig-$1 id0 id1 mark p bad rc
+	mig_sshd || return 1
+	use_scripts $v
+	xd_use $v
+	rm -f /tmp/seed-cin && mkfifo /tmp/seed-cin
+	sleep 3600 >/tmp/seed-cin &
+	local holder=$!
+	# 1. the guest
+	mkcfg $n seed /etc/xen/scripts pvh 128
+	seed_disk $n "MIG-DISK first $n"
+	if ! timeout $XL_TIMEOUT xl create $D/$n.cfg >$T/mig-$v-create.log 2>&1 || ! seed_query $n; then
+		fail "migrate-$v-guest-up" "xl create or its first report failed: $(oneline $T/mig-$v-create.log); console: $(oneline $O/seed-console-$n.txt)"
+		xl destroy $n >/dev/null 2>&1
+		kill $holder
+		return 1
+	fi
+	mark=$(seed_field marker)
+	id0=$(mig_domid $n)
+	# 2. moved
+	mig_recv_from
+	strace_xl $T/mig-$v-send.txt timeout $XL_TIMEOUT xl migrate $n $MIG_HOST >$T/mig-$v-send.log 2>&1
+	rc=$?
+	mig_recv $T/mig-$v-recv.txt
+	id1=$(mig_domid $n)
+	if [ $rc = 0 ] && [ -n "$id1" ] && [ "$id1" != "$id0" ] && ! in_list $n--migratedaway && ! in_list $n--incoming; then
+		pass "migrate-$v-xl-migrate"
+	else
+		fail "migrate-$v-xl-migrate" "xl migrate $n $MIG_HOST: rc=$rc, domid $id0 -> [$id1]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-send.log)"
+		show_log /var/log/xen/xl-$n.log 12
+	fi
+	# 3. the same guest, its disk and its new vif
+	seed_disk $n "MIG-DISK after-migrate $n $TOKEN"
+	if seed_query $n "MIG-DISK after-migrate $n $TOKEN"; then
+		[ "$(seed_field marker)" = "$mark" ] && pass "migrate-$v-same-boot" ||
+			fail "migrate-$v-same-boot" "marker before/after: $mark/$(seed_field marker)"
+		[ "$(seed_field disk)" = "MIG-DISK after-migrate $n $TOKEN" ] && pass "migrate-$v-disk-read" ||
+			fail "migrate-$v-disk-read" "first line read: [$(seed_field disk)]"
+		$V/busybox ping6 -c 1 -w 20 -I xenbr0 "$(seed_field ll)" >$T/mig-$v-ping.txt 2>&1 &&
+			pass "migrate-$v-ping6" || fail "migrate-$v-ping6" "$(seed_field ll): $(oneline $T/mig-$v-ping.txt)"
+	else
+		fail "migrate-$v-same-boot" "no report after the move: $(oneline $O/seed-console-$n.txt)"
+	fi
+	# the calls on each side: the old domain's vif and disk taken down by the sender, the
+	# new one's set up by the receiver; the receiver's login shell, and no other shell
+	local sc rc_ p_recv
+	sc=$(mig_calls $T/mig-$v-send.txt) rc_=$(mig_calls $T/mig-$v-recv.txt)
+	p_recv=$(xd_programs $T/mig-$v-recv.txt | sort -u | tr '\n' ' ')
+	info "migrate ($v): hotplug calls: sender $sc, receiver $rc_; the receiver ran: $p_recv"
+	[ "$sc" = "vif-bridge 1 block 1" ] && [ "$rc_" = "vif-bridge 1 block 1" ] &&
+		pass "migrate-$v-hotplug-both-sides" ||
+		fail "migrate-$v-hotplug-both-sides" "sender: $sc; receiver: $rc_ (want a vif-bridge and a block call each)"
+	bad=
+	grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' \
+		$T/mig-$v-recv.txt || bad="no xen-migrate-shell -c 'xl migrate-receive'"
+	mig_received $T/mig-$v-recv.txt || bad="$bad; no exec of $BIN/xl migrate-receive"
+	[ $v = forkless ] && p=$(xd_programs $T/mig-$v-recv.txt | grep -xE 'sh|dash|bash|rbash|python3.*' | sort -u) &&
+		[ -n "$p" ] && bad="$bad; a shell on the receiving side: $p"
+	[ -z "$bad" ] && pass "migrate-$v-receiver-no-shell" || fail "migrate-$v-receiver-no-shell" "${bad#; }"
+	# 4. nothing else for the account (once)
+	if [ $v = forkless ]; then
+		timeout 60 ssh -T $MIG_HOST xl destroy $n </dev/null >$T/mig-refused.log 2>&1
+		rc=$?
+		timeout 60 ssh -T $MIG_HOST </dev/null >>$T/mig-refused.log 2>&1
+		local rc2=$?
+		if [ $rc = 126 ] && [ $rc2 = 126 ] && [ "$(mig_domid $n)" = "$id1" ] &&
+			grep -q "^xen-migrate-shell: refused: .*'xl destroy $n'" $T/mig-refused.log; then
+			pass migrate-account-refuses-the-rest
+		else
+			fail migrate-account-refuses-the-rest "ssh $MIG_HOST xl destroy $n: rc=$rc, a login: rc=$rc2; domid $id1 -> [$(mig_domid $n)]; $(oneline $T/mig-refused.log)"
+		fi
+	fi
+	save
+	# 5. a dom0's shutdown that migrates its guests away
+	cat >/etc/default/xendomains <<-CFG
+	XENDOMAINS_MIGRATE="$MIG_HOST"
+	XENDOMAINS_SAVE=""
+	XENDOMAINS_RESTORE=true
+	XENDOMAINS_AUTO=/etc/xen/auto
+	XENDOMAINS_STOP_MAXWAIT=$XL_TIMEOUT
+	CFG
+	local xd=$XD_BIN/xendomains m s
+	[ $v = debian ] && xd=/etc/init.d/xendomains
+	mig_recv_from
+	xd_traced $T/mig-$v-xd.txt $T/rc-mig $xd stop >$T/mig-$v-xd.log 2>&1
+	rc=$?
+	mig_recv $T/mig-$v-xdrecv.txt
+	m=$(sed -n "s/.*Migrating Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
+	s=$(sed -n "s/.*Shutting down Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
+	if [ $rc = 0 ] && [ "$m" = "$id1" ] && [ -n "$s" ] && [ "$s" != "$m" ] && wait_gone $n 30 &&
+		mig_received $T/mig-$v-xdrecv.txt; then
+		pass "migrate-$v-xendomains-stop"
+	else
+		fail "migrate-$v-xendomains-stop" "rc=$rc; migrated domid [$m] (was $id1), shut down as [$s]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-xd.log)"
+		xl destroy $n >/dev/null 2>&1
+	fi
+	info "migrate ($v): xendomains stop's receiving side ran: $(xd_programs $T/mig-$v-xdrecv.txt | sort | uniq -c | tr -s ' \n' ' ')"
+	wait_exit $XD_TRACER 30 || kill $XD_TRACER 2>/dev/null
+	kill $holder 2>/dev/null
+	echo $v >>$T/mig-sets
+	save
+}
