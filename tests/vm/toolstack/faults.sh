@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # tests/vm/toolstack/faults.sh — what xendomains leaves when a save or a restore fails, in
 # the real dom0 (docs/xen.md, "Faults"). Sourced by tests/vm/toolstack/dom0.sh after
-# seed.sh (seed_query, seed_field, SEED_SAVE, xd_use, xd_hide_python, xd_restore_python,
+# seed.sh (seed_query, seed_field, SEED_SAVE, xd_use, xd_defaults, xd_hide_python, xd_restore_python,
 # XD_BIN, XD_DEBIAN) and the section-3 helpers (pass, fail, info, mkcfg, in_list, wait_gone,
 # nap, use_scripts, save; T, D, O, XL_TIMEOUT). Nothing runs on source.
 #
@@ -39,15 +39,7 @@ fa_xd() {
 	timeout 600 $xd $2 >$O/faults-$3.log 2>&1
 	FA_RC=$?
 }
-fa_cfg() { # SAVE-DIR: /etc/default/xendomains
-	cat >/etc/default/xendomains <<-CFG
-	XENDOMAINS_MIGRATE=""
-	XENDOMAINS_SAVE=$1
-	XENDOMAINS_RESTORE=true
-	XENDOMAINS_AUTO=/etc/xen/auto
-	XENDOMAINS_STOP_MAXWAIT=${2:-$XL_TIMEOUT}
-	CFG
-}
+fa_cfg() { xd_defaults "" "$1" true "${2:-}"; } # SAVE-DIR [MAXWAIT]
 # fa_say SET CHECK OK DETAIL: forkless's a check, Debian's an INFO line of its outcome
 fa_say() {
 	if [ $1 = debian ]; then

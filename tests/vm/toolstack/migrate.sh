@@ -4,7 +4,7 @@
 # localhost over ssh, the receiving account's login shell xen-migrate-shell (README "Live
 # migration without a shell"; the ssh side is migrate-ssh.sh's, shared with the noshell
 # boot). Sourced by dom0.sh after seed.sh (it uses seed_query, seed_field, seed_disk;
-# xd_use, xd_traced, xd_programs, XD_BIN; mkcfg, in_list, wait_gone, strace_start,
+# xd_use, xd_defaults, xd_traced, xd_programs, XD_BIN; mkcfg, in_list, wait_gone, strace_start,
 # strace_xl, use_scripts, save, pass, fail, info; T, D, O, V, XL_TIMEOUT, TOKEN). Nothing
 # runs on source.
 #
@@ -137,13 +137,7 @@ migrate_run() { # debian|forkless
 	fi
 	save
 	# 5. a dom0's shutdown that migrates its guests away
-	cat >/etc/default/xendomains <<-CFG
-	XENDOMAINS_MIGRATE="$MIG_HOST"
-	XENDOMAINS_SAVE=""
-	XENDOMAINS_RESTORE=true
-	XENDOMAINS_AUTO=/etc/xen/auto
-	XENDOMAINS_STOP_MAXWAIT=$XL_TIMEOUT
-	CFG
+	xd_defaults $MIG_HOST '""' true
 	local xd=$XD_BIN/xendomains m s
 	[ $v = debian ] && xd=/etc/init.d/xendomains
 	mig_recv_from

@@ -3,7 +3,7 @@
 # tests/vm/toolstack/seed.sh — the project's founding scenario in the real dom0: a dom0
 # reboot's `xendomains stop` (save five domUs) and `xendomains start` (restore them), with
 # the guests checked alive afterwards. Sourced by tests/vm/toolstack/dom0.sh after
-# xendomains.sh (it uses xd_use, xd_traced, xd_programs, xd_hide_python, XD_BIN,
+# xendomains.sh (it uses xd_use, xd_defaults, xd_traced, xd_programs, xd_hide_python, XD_BIN,
 # XD_DEBIAN) and the section-3 helpers (pass, fail, info, mkcfg, console_until, in_list,
 # wait_gone, wait_exit, nap, use_scripts, save; T, D, O, V, XL_TIMEOUT). Nothing runs on
 # source.
@@ -120,13 +120,7 @@ seed_run() { # debian|forkless|parallel
 		seed_disk $n "SEED-DISK first $n"
 	done
 	# Debian's /etc/default/xendomains, the stop bound the suite's
-	cat >/etc/default/xendomains <<-CFG
-	XENDOMAINS_MIGRATE=""
-	XENDOMAINS_SAVE=$SEED_SAVE
-		XENDOMAINS_RESTORE=true
-	XENDOMAINS_AUTO=/etc/xen/auto
-	XENDOMAINS_STOP_MAXWAIT=$XL_TIMEOUT
-	CFG
+	xd_defaults "" $SEED_SAVE true
 	[ $v = parallel ] && echo XENDOMAINS_PARALLEL=$SEED_PARALLEL >>/etc/default/xendomains &&
 		echo $SEED_PARALLEL >$T/seed-parallel-n
 	if [ $v != debian ]; then

@@ -49,6 +49,18 @@ xendomains_keep_debian() {
 	done
 }
 
+# xd_defaults MIGRATE SAVE RESTORE [MAXWAIT]: /etc/default/xendomains as Debian's has
+# them (SAVE as written: a path or ""), the configs in /etc/xen/auto, the stop bound
+# the suite's (XL_TIMEOUT) unless given
+xd_defaults() {
+	cat >/etc/default/xendomains <<-CFG
+	XENDOMAINS_MIGRATE="$1"
+	XENDOMAINS_SAVE=$2
+	XENDOMAINS_RESTORE=$3
+	XENDOMAINS_AUTO=/etc/xen/auto
+	XENDOMAINS_STOP_MAXWAIT=${4:-$XL_TIMEOUT}
+	CFG
+}
 xd_have_python() { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import json, subprocess' 2>/dev/null; }
 
 # xd_use forkless|debian: what /usr/lib/xen-common/bin/xen-init-* are
@@ -142,13 +154,7 @@ xendomains_run() { # forkless|debian|applet
 		mkcfg $n idle /etc/xen/scripts
 		ln -s $D/$n.cfg /etc/xen/auto/$n.cfg
 	done
-	cat >/etc/default/xendomains <<-CFG
-	XENDOMAINS_MIGRATE=""
-	XENDOMAINS_SAVE=""
-	XENDOMAINS_RESTORE=false
-	XENDOMAINS_AUTO=/etc/xen/auto
-	XENDOMAINS_STOP_MAXWAIT=$XL_TIMEOUT
-	CFG
+	xd_defaults "" '""' false
 	[ $v != debian ] && xd_hide_python
 	if [ $v != debian ] && command -v python3 >/dev/null; then
 		fail "xendomains-$v" "python3 still reachable: $(command -v python3)"
