@@ -96,49 +96,49 @@ static int copy_self(int in, int rootfd, const char *tmp)
 static int resolve_dirs(int rootfd, const char *path, char *out, size_t cap)
 {
 	char todo[4096], lnk[4096];
-	const char *p = todo, *slash;
-	size_t len = 0, n = 0, mark;
+	const char *p = todo, *end;
+	size_t len = 0, n = strlen(path), mark;
 	ssize_t got;
-	int hops = 0;
+	int hops = 40;
 
-	out[0] = '\0';
-	if (str_append(todo, sizeof(todo), &n, path, strlen(path)) < 0)
+	if (n >= sizeof(todo))
 		return -ENAMETOOLONG;
-	for (;;) {
-		while (*p == '/')
-			p++;
-		if (!(slash = strchr(p, '/')))
-			return len && str_append(out, cap, &len, LIT("/")) < 0 ?
-			       -ENAMETOOLONG :
-			       str_append(out, cap, &len, p, strlen(p));
-		n = (size_t)(slash - p);
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			const char *up = strrchr(out, '/');
-
-			len = up ? (size_t)(up - out) : 0;
-			out[len] = '\0';
-		} else if (n != 1 || p[0] != '.') {
-			mark = len;
-			if ((len && str_append(out, cap, &len, LIT("/")) < 0) ||
-			    str_append(out, cap, &len, p, n) < 0)
-				return -ENAMETOOLONG;
-			got = readlinkat(rootfd, out, lnk, sizeof(lnk) - 1);
-			if (got >= 0) {   /* a symlink: its target, then the rest */
-				if (++hops > 40)
-					return -ELOOP;
-				len = lnk[0] == '/' ? 0 : mark;
-				out[len] = '\0';
-				n = (size_t)got;
-				if (str_append(lnk, sizeof(lnk), &n, slash,
-					       strlen(slash)) < 0)
-					return -ENAMETOOLONG;
-				memcpy(todo, lnk, n + 1);
-				p = todo;
-				continue;
-			}
+	memcpy(todo, path, n + 1);
+	for (; *p; p = end) {
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		if (*end)
+			end++;
+		mark = len;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {   /* up, not above */
+			while (len && out[--len] != '/')
+				;
+			n = 0;
 		}
-		p = slash;
+		if (!n) {
+			out[len] = '\0';
+			continue;
+		}
+		if (len + n + 2 > cap)
+			return -ENAMETOOLONG;
+		if (len)
+			out[len++] = '/';
+		memcpy(out + len, p, n);
+		out[len += n] = '\0';
+		/* the last component stays; a directory (or none yet) too */
+		if (!*end || (got = sys_readlinkat(rootfd, out, lnk,
+						   sizeof(lnk) - 1)) < 0)
+			continue;
+		if (!hops-- || (n = strlen(end)) + (size_t)got + 2 > sizeof(lnk))
+			return -ELOOP;
+		len = lnk[0] == '/' ? 0 : mark;   /* a symlink: its target, */
+		out[len] = '\0';
+		lnk[got] = '/';                    /* then the rest */
+		memcpy(lnk + got + 1, end, n + 1);
+		memcpy(todo, lnk, (size_t)got + n + 2);
+		end = todo;
 	}
+	return 0;
 }
 
 /* How the entry for path is made under its temporary name tmp. */
@@ -153,8 +153,8 @@ typedef int make_entry_fn(const struct install_ctx *ic, const char *path,
 static int replace_entry(const struct install_ctx *ic, const char *path,
 			 const char *link_to, make_entry_fn *make)
 {
-	char real[4096], tmp[4096];
-	size_t len = 0;
+	char real[4096], tmp[4096 + sizeof(".forkless-new")];
+	size_t len;
 	int ret;
 
 	/* where path lands in DIR: a symlink on its way (bin -> /usr/bin)
@@ -162,10 +162,9 @@ static int replace_entry(const struct install_ctx *ic, const char *path,
 	if ((ret = resolve_dirs(ic->rootfd, path, real, sizeof(real))) < 0 ||
 	    (ret = make_dirs(ic->rootfd, real, 0)) < 0)
 		return fail(ic, path, -ret);
-	tmp[0] = '\0';
-	if (str_append(tmp, sizeof(tmp), &len, real, strlen(real)) < 0 ||
-	    str_append(tmp, sizeof(tmp), &len, LIT(".forkless-new")) < 0)
-		return fail(ic, path, ENAMETOOLONG);
+	len = strlen(real);
+	memcpy(tmp, real, len);
+	memcpy(tmp + len, ".forkless-new", sizeof(".forkless-new"));
 	unlinkat(ic->rootfd, tmp, 0);
 	if ((ret = make(ic, real, tmp, link_to)) < 0)
 		return fail(ic, path, -ret);
@@ -194,14 +193,11 @@ static int make_link(const struct install_ctx *ic, const char *path,
 	char target[4096], to[4096];
 	int ret;
 
-	if ((ret = resolve_dirs(ic->rootfd, ic->symlinks ? link_to :
-				FORKLESS_INSTALL_PATH, to, sizeof(to))) < 0)
-		return ret;
 	if (!ic->symlinks)
-		return linkat(ic->rootfd, to, ic->rootfd, tmp, 0) < 0 ?
-		       -errno : 0;
-	ret = relative_link_target(path, to, target, sizeof(target));
-	if (ret < 0)
+		return linkat(ic->rootfd, FORKLESS_INSTALL_PATH, ic->rootfd,
+			      tmp, 0) < 0 ? -errno : 0;
+	if ((ret = resolve_dirs(ic->rootfd, link_to, to, sizeof(to))) < 0 ||
+	    (ret = relative_link_target(path, to, target, sizeof(target))) < 0)
 		return ret;
 	return symlinkat(target, ic->rootfd, tmp) < 0 ? -errno : 0;
 }
@@ -236,13 +232,10 @@ static int binary_in_place(const struct install_ctx *ic)
 {
 	const char *execfn = (const char *)getauxval(AT_EXECFN);
 	struct sys_statx self, dst;
-	char real[4096];
 
 	return execfn &&
-	       resolve_dirs(ic->rootfd, FORKLESS_INSTALL_PATH, real,
-			    sizeof(real)) == 0 &&
 	       sys_statx(AT_FDCWD, execfn, 0, SYS_STATX_BASIC, &self) == 0 &&
-	       sys_statx(ic->rootfd, real, AT_SYMLINK_NOFOLLOW,
+	       sys_statx(ic->rootfd, FORKLESS_INSTALL_PATH, 0,
 			 SYS_STATX_BASIC, &dst) == 0 &&
 	       self.ino == dst.ino && self.dev_major == dst.dev_major &&
 	       self.dev_minor == dst.dev_minor;
