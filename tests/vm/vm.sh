@@ -12,15 +12,15 @@
 # stable release: the Xen boot's stub checks, wrapped tools and Debian's
 # toolstack start, the founding scenario (seed: five domUs saved and
 # restored by xendomains), the PVH and HVM domUs (guests), the driver
-# domain (its 6.12 kernel's xenbus device), live migration to localhost
-# over ssh (xl 4.20's; migrate.sh), xendomains under faults (a
+# domain (its 6.12 kernel's xenbus device), xendomains stop migrating a
+# domU to localhost over ssh (migrate.sh), xendomains under faults (a
 # full disk, SIGTERM, a truncated image, xenstored killed: the same
 # applet and script on both releases), the shell-less dom0 (noshell)
-# and the plain boot (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
+# (with an xl migrate in it) and the plain boot (fanotify on cgroupfs). Debian 12 (bookworm: Xen 4.17, Linux 6.1): the
 # same stub and tool checks, the domU lifecycles (the per-domU process
 # table; no untraced rounds: VM_LIFECYCLES=0), xen-init-*, xendomains,
 # the driver domain again (Linux 6.1's xenbus device) and the hotplug
-# refusals, live migration again (xl 4.17's), and the plain boot on 6.1
+# refusals, xl migrate to localhost (xl 4.17's), and the plain boot on 6.1
 # (the watch fallback). Debian's scripts are the same on both (but
 # hotplugpath.sh's paths) and so is the applets' code. VM_RELEASES=
 # "trixie bookworm" (default) chooses the releases; VM_TOOLSTACK_ONLY,
@@ -36,11 +36,11 @@ export VM_BASELINES=${VM_BASELINES:-0}
 for rel in ${VM_RELEASES:-trixie bookworm}; do
 	case $rel in
 	trixie)
-		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests driver migrate faults} \
+		VM_RELEASE=trixie VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-seed guests driver migrate-xendomains faults} \
 			"$TOP/tests/vm/run" "$FORKLESS" || rc=1 ;;
 	bookworm)
 		VM_RELEASE=bookworm \
-			VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-lifecycles xen-init xendomains driver hotplug migrate} \
+			VM_TOOLSTACK_ONLY=${VM_TOOLSTACK_ONLY:-lifecycles xen-init xendomains driver hotplug migrate-xl} \
 			VM_LIFECYCLES=${VM_LIFECYCLES:-0} \
 			VM_ONLY=${VM_ONLY:-xen noxen} "$TOP/tests/vm/run" "$FORKLESS" || rc=1 ;;
 	*) fail vm/releases "VM_RELEASES names '$rel': not trixie or bookworm" ;;

@@ -8,7 +8,8 @@
 # strace_xl, use_scripts, save, pass, fail, info; T, D, O, V, XL_TIMEOUT, TOKEN). Nothing
 # runs on source.
 #
-#   migrate_run debian|forkless
+#   migrate_run debian|forkless [xl] [xendomains]   (the steps, 2-3 and 5; both when none
+#   is named; 1 and 4 always)
 #     0. (once) sshd started under strace -f for the rest of the boot (mig-sshd.txt): the
 #        receiving side of every migration, from sshd to the hotplug calls of the new domain
 #     1. mig-SET, a PVH domU (128 MB) in seed mode (a marker in RAM; a report every 3 s),
@@ -60,11 +61,43 @@ mig_calls() {
 	echo "vif-bridge $(grep -cx vif-bridge <<<"$p") block $(grep -cx block <<<"$p")"
 }
 mig_domid() { xl domid "$1" 2>/dev/null; }
+# mig_no_xl: until no xl process is left (30 s at most; builtins only)
+mig_no_xl() {
+	local i=0 f c busy
+	while [ $i -lt 60 ]; do
+		busy=
+		for f in /proc/[0-9]*/comm; do
+			read -r c <"$f" 2>/dev/null && [ "$c" = xl ] && busy=1 && break
+		done
+		[ -z "$busy" ] && return 0
+		nap 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
 # mig_received TRACE: the real xl ran migrate-receive (xen-migrate-shell execs it at its path)
 mig_received() { grep -F "execve(\"$BIN/xl\", " "$1" | grep -q '"migrate-receive"'; }
 
-migrate_run() { # debian|forkless
-	local v=$1 n=mig-$1 id0 id1 mark p bad rc
+# mig_sides CHECK SEND RECV WANT-SEND WANT-RECV: the hotplug calls of each side's trace
+# ("vif-bridge N block M"); the receiver ran xen-migrate-shell, then the real xl's
+# migrate-receive, and (forkless's set, its hotplug applets) no shell at all
+mig_sides() {
+	local tag=$1 sc rc_ bad= p
+	sc=$(mig_calls "$2") rc_=$(mig_calls "$3")
+	info "migrate: $tag: hotplug calls: sender $sc, receiver $rc_; the receiver ran: $(xd_programs "$3" | sort | uniq -c | tr -s ' \n' ' ')"
+	[ "$sc" = "$4" ] && [ "$rc_" = "$5" ] && pass "$tag-hotplug-both-sides" ||
+		fail "$tag-hotplug-both-sides" "sender: $sc (want $4); receiver: $rc_ (want $5)"
+	grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' \
+		"$3" || bad="no xen-migrate-shell -c 'xl migrate-receive'"
+	mig_received "$3" || bad="$bad; no exec of $BIN/xl migrate-receive"
+	[[ $tag == *forkless* ]] && p=$(xd_programs "$3" | grep -xE 'sh|dash|bash|rbash|python3.*' | sort -u) &&
+		[ -n "$p" ] && bad="$bad; a shell on the receiving side: $p"
+	[ -z "$bad" ] && pass "$tag-receiver-no-shell" || fail "$tag-receiver-no-shell" "${bad#; }"
+}
+
+migrate_run() { # debian|forkless [xl] [xendomains]: the steps (both when none is named)
+	local v=$1 n=mig-$1 id0 id1 mark rc steps=" ${*:2} "
+	[ "$steps" != "  " ] || steps=" xl xendomains "
 	mig_sshd || return 1
 	use_scripts $v
 	xd_use $v
@@ -81,47 +114,36 @@ migrate_run() { # debian|forkless
 		return 1
 	fi
 	mark=$(seed_field marker)
-	id0=$(mig_domid $n)
-	# 2. moved
-	mig_recv_from
-	strace_xl $T/mig-$v-send.txt timeout $XL_TIMEOUT xl migrate $n $MIG_HOST >$T/mig-$v-send.log 2>&1
-	rc=$?
-	mig_recv $T/mig-$v-recv.txt
 	id1=$(mig_domid $n)
-	if [ $rc = 0 ] && [ -n "$id1" ] && [ "$id1" != "$id0" ] && ! in_list $n--migratedaway && ! in_list $n--incoming; then
-		pass "migrate-$v-xl-migrate"
-	else
-		fail "migrate-$v-xl-migrate" "xl migrate $n $MIG_HOST: rc=$rc, domid $id0 -> [$id1]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-send.log)"
-		show_log /var/log/xen/xl-$n.log 12
+	if [[ $steps == *" xl "* ]]; then
+		# 2. moved
+		id0=$id1
+		mig_recv_from
+		strace_xl $T/mig-$v-send.txt timeout $XL_TIMEOUT xl migrate $n $MIG_HOST >$T/mig-$v-send.log 2>&1
+		rc=$?
+		mig_recv $T/mig-$v-recv.txt
+		id1=$(mig_domid $n)
+		if [ $rc = 0 ] && [ -n "$id1" ] && [ "$id1" != "$id0" ] && ! in_list $n--migratedaway && ! in_list $n--incoming; then
+			pass "migrate-$v-xl-migrate"
+		else
+			fail "migrate-$v-xl-migrate" "xl migrate $n $MIG_HOST: rc=$rc, domid $id0 -> [$id1]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-send.log)"
+			show_log /var/log/xen/xl-$n.log 12
+		fi
+		# 3. the same guest, its disk and its new vif; the calls on each side: the old
+		# domain's vif and disk taken down by the sender, the new one's set up by the receiver
+		seed_disk $n "MIG-DISK after-migrate $n $TOKEN"
+		if seed_query $n "MIG-DISK after-migrate $n $TOKEN"; then
+			[ "$(seed_field marker)" = "$mark" ] && pass "migrate-$v-same-boot" ||
+				fail "migrate-$v-same-boot" "marker before/after: $mark/$(seed_field marker)"
+			[ "$(seed_field disk)" = "MIG-DISK after-migrate $n $TOKEN" ] && pass "migrate-$v-disk-read" ||
+				fail "migrate-$v-disk-read" "first line read: [$(seed_field disk)]"
+			$V/busybox ping6 -c 1 -w 20 -I xenbr0 "$(seed_field ll)" >$T/mig-$v-ping.txt 2>&1 &&
+				pass "migrate-$v-ping6" || fail "migrate-$v-ping6" "$(seed_field ll): $(oneline $T/mig-$v-ping.txt)"
+		else
+			fail "migrate-$v-same-boot" "no report after the move: $(oneline $O/seed-console-$n.txt)"
+		fi
+		mig_sides migrate-$v $T/mig-$v-send.txt $T/mig-$v-recv.txt "vif-bridge 1 block 1" "vif-bridge 1 block 1"
 	fi
-	# 3. the same guest, its disk and its new vif
-	seed_disk $n "MIG-DISK after-migrate $n $TOKEN"
-	if seed_query $n "MIG-DISK after-migrate $n $TOKEN"; then
-		[ "$(seed_field marker)" = "$mark" ] && pass "migrate-$v-same-boot" ||
-			fail "migrate-$v-same-boot" "marker before/after: $mark/$(seed_field marker)"
-		[ "$(seed_field disk)" = "MIG-DISK after-migrate $n $TOKEN" ] && pass "migrate-$v-disk-read" ||
-			fail "migrate-$v-disk-read" "first line read: [$(seed_field disk)]"
-		$V/busybox ping6 -c 1 -w 20 -I xenbr0 "$(seed_field ll)" >$T/mig-$v-ping.txt 2>&1 &&
-			pass "migrate-$v-ping6" || fail "migrate-$v-ping6" "$(seed_field ll): $(oneline $T/mig-$v-ping.txt)"
-	else
-		fail "migrate-$v-same-boot" "no report after the move: $(oneline $O/seed-console-$n.txt)"
-	fi
-	# the calls on each side: the old domain's vif and disk taken down by the sender, the
-	# new one's set up by the receiver; the receiver's login shell, and no other shell
-	local sc rc_ p_recv
-	sc=$(mig_calls $T/mig-$v-send.txt) rc_=$(mig_calls $T/mig-$v-recv.txt)
-	p_recv=$(xd_programs $T/mig-$v-recv.txt | sort -u | tr '\n' ' ')
-	info "migrate ($v): hotplug calls: sender $sc, receiver $rc_; the receiver ran: $p_recv"
-	[ "$sc" = "vif-bridge 1 block 1" ] && [ "$rc_" = "vif-bridge 1 block 1" ] &&
-		pass "migrate-$v-hotplug-both-sides" ||
-		fail "migrate-$v-hotplug-both-sides" "sender: $sc; receiver: $rc_ (want a vif-bridge and a block call each)"
-	bad=
-	grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' \
-		$T/mig-$v-recv.txt || bad="no xen-migrate-shell -c 'xl migrate-receive'"
-	mig_received $T/mig-$v-recv.txt || bad="$bad; no exec of $BIN/xl migrate-receive"
-	[ $v = forkless ] && p=$(xd_programs $T/mig-$v-recv.txt | grep -xE 'sh|dash|bash|rbash|python3.*' | sort -u) &&
-		[ -n "$p" ] && bad="$bad; a shell on the receiving side: $p"
-	[ -z "$bad" ] && pass "migrate-$v-receiver-no-shell" || fail "migrate-$v-receiver-no-shell" "${bad#; }"
 	# 4. nothing else for the account (once)
 	if [ $v = forkless ]; then
 		timeout 60 ssh -T $MIG_HOST xl destroy $n </dev/null >$T/mig-refused.log 2>&1
@@ -136,25 +158,34 @@ migrate_run() { # debian|forkless
 		fi
 	fi
 	save
-	# 5. a dom0's shutdown that migrates its guests away
-	xd_defaults $MIG_HOST '""' true
-	local xd=$XD_BIN/xendomains m s
-	[ $v = debian ] && xd=/etc/init.d/xendomains
-	mig_recv_from
-	xd_traced $T/mig-$v-xd.txt $T/rc-mig $xd stop >$T/mig-$v-xd.log 2>&1
-	rc=$?
-	mig_recv $T/mig-$v-xdrecv.txt
-	m=$(sed -n "s/.*Migrating Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
-	s=$(sed -n "s/.*Shutting down Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
-	if [ $rc = 0 ] && [ "$m" = "$id1" ] && [ -n "$s" ] && [ "$s" != "$m" ] && wait_gone $n 30 &&
-		mig_received $T/mig-$v-xdrecv.txt; then
-		pass "migrate-$v-xendomains-stop"
+	# 5. a dom0's shutdown that migrates its guests away: migrated (a new domid), then shut
+	# down; the receiver's xl daemon runs the new domain's remove calls at the shutdown
+	if [[ $steps == *" xendomains "* ]]; then
+		xd_defaults $MIG_HOST '""' true
+		local xd=$XD_BIN/xendomains m s
+		[ $v = debian ] && xd=/etc/init.d/xendomains
+		mig_recv_from
+		xd_traced $T/mig-$v-xd.txt $T/rc-mig $xd stop >$T/mig-$v-xd.log 2>&1
+		rc=$?
+		wait_gone $n 30
+		local gone=$?
+		mig_no_xl   # the receiving xl's daemon: the remove calls, then its exit
+		mig_recv $T/mig-$v-xdrecv.txt
+		m=$(sed -n "s/.*Migrating Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
+		s=$(sed -n "s/.*Shutting down Xen domain $n (\([0-9]*\)).*/\1/p" $T/mig-$v-xd.log)
+		if [ $rc = 0 ] && [ "$m" = "$id1" ] && [ -n "$s" ] && [ "$s" != "$m" ] && [ $gone = 0 ] &&
+			mig_received $T/mig-$v-xdrecv.txt; then
+			pass "migrate-$v-xendomains-stop"
+		else
+			fail "migrate-$v-xendomains-stop" "rc=$rc; migrated domid [$m] (was $id1), shut down as [$s]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-xd.log)"
+			xl destroy $n >/dev/null 2>&1
+		fi
+		wait_exit $XD_TRACER 30 || kill $XD_TRACER 2>/dev/null
+		mig_sides migrate-$v-xendomains $T/mig-$v-xd.txt $T/mig-$v-xdrecv.txt "vif-bridge 1 block 1" "vif-bridge 2 block 2"
 	else
-		fail "migrate-$v-xendomains-stop" "rc=$rc; migrated domid [$m] (was $id1), shut down as [$s]; xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }'); output: $(oneline $T/mig-$v-xd.log)"
 		xl destroy $n >/dev/null 2>&1
+		wait_gone $n 30 || fail "migrate-$v-destroyed" "$n still listed after xl destroy"
 	fi
-	info "migrate ($v): xendomains stop's receiving side ran: $(xd_programs $T/mig-$v-xdrecv.txt | sort | uniq -c | tr -s ' \n' ' ')"
-	wait_exit $XD_TRACER 30 || kill $XD_TRACER 2>/dev/null
 	kill $holder 2>/dev/null
 	echo $v >>$T/mig-sets
 	save
