@@ -129,8 +129,10 @@ static int resolve_dirs(int rootfd, const char *path, char *out, size_t cap)
 		if (!*end || (got = sys_readlinkat(rootfd, out, lnk,
 						   sizeof(lnk) - 1)) < 0)
 			continue;
-		if (!hops-- || (n = strlen(end)) + (size_t)got + 2 > sizeof(lnk))
+		if (!hops--)
 			return -ELOOP;
+		if ((n = strlen(end)) + (size_t)got + 2 > sizeof(lnk))
+			return -ENAMETOOLONG;
 		len = lnk[0] == '/' ? 0 : mark;   /* a symlink: its target, */
 		out[len] = '\0';
 		lnk[got] = '/';                    /* then the rest */

@@ -41,10 +41,10 @@ if configure allyes --allyesconfig && build allyes; then
 	mkdir -p "$merged/usr/bin" "$merged/usr/sbin" && ln -s usr/bin "$merged/bin" && ln -s usr/sbin "$merged/sbin"
 	run_capture "$yes" --install -s "$merged"
 	check "--install -s, merged /usr: exit 0, bin/sh -> forkless" "0 forkless" "$RC $(readlink "$merged/usr/bin/sh")"
-	bad=
+	bad= want=$(realpath "$merged")/usr/bin/forkless
 	for p in $("$yes" --list-full); do
 		t=$(realpath -e "$merged/$p" 2>&1)
-		[ "$t" = "$(realpath "$merged")/usr/bin/forkless" ] || bad+="$p -> $(readlink "$merged/$p") ($t)"$'\n'
+		[ "$t" = "$want" ] || bad+="$p -> $(readlink "$merged/$p") ($t)"$'\n'
 	done
 	"$yes" --list-full | grep -qx bin/sh && [ -z "$bad" ] &&
 		pass "--install -s, merged /usr: every path of --list-full reaches usr/bin/forkless" ||
