@@ -10,9 +10,22 @@
 # under it, each key made by `RUN ssh-keygen` (RUN: "" in the root, `chroot ROOT` from
 # outside). MB: the busybox that runs the tools from outside ("" inside: the root's own).
 # 0, or 1 with the reason in MIG_WHY.
+#
+# mig_receiver TRACE: in a trace of sshd, the receiving side of a migration: sshd ran
+# xen-migrate-shell -c "xl migrate-receive ...", which ran the real xl's migrate-receive
+# (at /usr/lib/xen-X.Y/bin/xl). 0, or 1 with what is missing in MIG_WHY.
 MIG_SSHD_CONFIG=/etc/ssh/sshd_config.vmtest
 MIG_ACCOUNT=xen-migrate
 MIG_HOST=$MIG_ACCOUNT@localhost
+mig_receiver() {
+	MIG_WHY=
+	$MB grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' \
+		"$1" || MIG_WHY="; no xen-migrate-shell -c 'xl migrate-receive' by sshd"
+	$MB grep -E 'execve\("/usr/lib/xen-[0-9.]+/bin/xl", ' "$1" | $MB grep -q '"migrate-receive"' ||
+		MIG_WHY="$MIG_WHY; no exec of xl migrate-receive"
+	MIG_WHY=${MIG_WHY#; }
+	[ -z "$MIG_WHY" ]
+}
 mig_ssh_setup() {
 	r=$1
 	shift

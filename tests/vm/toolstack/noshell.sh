@@ -304,10 +304,7 @@ else
 	$B grep -E 'execve\("[^"]*/sh", \["sh", "-c", "exec ssh ' $st | $B grep -q ' = 0$' ||
 		bad="no sh -c 'exec ssh ...' by xl"
 	$B grep -q 'execve("/usr/bin/ssh", ' $st || bad="$bad; no exec of ssh"
-	$B grep -q 'execve("/usr/lib/xen-common/bin/xen-migrate-shell", \["xen-migrate-shell", "-c", "xl migrate-receive' $rt ||
-		bad="$bad; no xen-migrate-shell -c 'xl migrate-receive' by sshd"
-	$B grep 'execve("/usr/lib/xen-[0-9.]*/bin/xl", ' $rt | $B grep -q '"migrate-receive"' ||
-		bad="$bad; no exec of xl migrate-receive"
+	MB=$B mig_receiver $rt || bad="$bad; $MIG_WHY"
 	[ -z "$bad" ] && pass migrate-both-ends-forkless || fail migrate-both-ends-forkless "${bad#; }"
 	calls="sender vif-bridge $(hotplug vif-bridge $st) block $(hotplug block $st), receiver vif-bridge $(hotplug vif-bridge $rt) block $(hotplug block $rt)"
 	info "migration's hotplug calls: $calls"
