@@ -21,7 +21,7 @@
 #     (guests.sh); a driver domain running xl devd with forkless's applets (driver.sh)
 #  5. the hotplug applets' other paths in the real dom0: a disk already in use refused as
 #     Debian's block script refuses it, a hook file handed to Debian's script (hotplug.sh)
-#  6. live migration: a PV domU moved to localhost over ssh, xen-migrate-shell the receiving
+#  6. live migration: a PVH domU moved to localhost over ssh, xen-migrate-shell the receiving
 #     account's login shell; xendomains stop with XENDOMAINS_MIGRATE (migrate.sh)
 #  7. xendomains when a save or a restore fails: a full disk, SIGTERM mid-save, a truncated
 #     image, xenstored killed during stop (faults.sh): LAST, as oxenstored dies in it
